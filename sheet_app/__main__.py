@@ -1,0 +1,3 @@
+from sheet_app.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,337 @@
+"""The rules of a d20 check once the modifier is known: roll modes, outcomes, contests, odds.
+
+Pure functions over plain numbers, so the roll panel, the command line and the tests share one
+implementation. Everything per system follows RULES.md:
+
+* runarcana: advantage/disadvantage; any of each together cancel, whatever the counts.
+* pf2e: fortune/misfortune; at most one of each acts, and one of each cancels.
+* d20srd: no roll modes at all.
+* Success is ``total >= dc`` everywhere. pf2e adds the four degrees of success and the natural
+  20/1 step. RULES.md states "total >= DC succeeds" for runarcana and d20srd without exception,
+  so their natural 20s and 1s change nothing here: the automatic hit/miss of attack rolls (and
+  3.5's automatic save results) is left to the GM.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from types import MappingProxyType
+from typing import Literal, get_args
+
+from sheet_app.derived import ModeSource, RollMode
+
+__all__ = [
+    "D20_FACES",
+    "DEGREES",
+    "OUTCOMES_BY_SYSTEM",
+    "SYSTEMS",
+    "CheckOdds",
+    "ContestResult",
+    "GroupCheckResult",
+    "ModeError",
+    "Outcome",
+    "ResolvedMode",
+    "System",
+    "check_odds",
+    "check_outcome",
+    "contest",
+    "degree_of_success",
+    "format_chance",
+    "group_check",
+    "is_success",
+    "modes_for",
+    "natural_distribution",
+    "pass_fail",
+    "resolve_mode",
+]
+
+System = Literal["pf2e", "runarcana", "d20srd"]
+Outcome = Literal["critical_success", "success", "failure", "critical_failure"]
+
+SYSTEMS: tuple[System, ...] = get_args(System)
+ROLL_MODES: tuple[RollMode, ...] = get_args(RollMode)
+D20_FACES = range(1, 21)
+
+DEGREES: tuple[Outcome, ...] = ("critical_failure", "failure", "success", "critical_success")
+"""pf2e's degrees, worst first, so a natural 20/1 is one step along this tuple."""
+
+OUTCOMES_BY_SYSTEM: Mapping[str, tuple[Outcome, ...]] = MappingProxyType(
+    {
+        "pf2e": ("critical_success", "success", "failure", "critical_failure"),
+        "runarcana": ("success", "failure"),
+        "d20srd": ("success", "failure"),
+    }
+)
+"""The outcomes each system can produce, best first (the order the odds are shown in)."""
+
+_FAVOURABLE: Mapping[str, RollMode] = MappingProxyType(
+    {"pf2e": "fortune", "runarcana": "advantage"}
+)
+_UNFAVOURABLE: Mapping[str, RollMode] = MappingProxyType(
+    {"pf2e": "misfortune", "runarcana": "disadvantage"}
+)
+
+
+class ModeError(ValueError):
+    """A roll mode the system does not have (advantage in pf2e, anything in d20srd)."""
+
+
+def modes_for(system: str) -> tuple[RollMode, ...]:
+    """The modes a player may ask for in ``system``, ``normal`` first (for the roll buttons)."""
+    _check_system(system)
+    if system not in _FAVOURABLE:
+        return ("normal",)
+    return ("normal", _FAVOURABLE[system], _UNFAVOURABLE[system])
+
+
+# --- roll modes ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedMode:
+    """The mode a check is rolled with, and every source that asked for a mode.
+
+    Kept together so the roll panel can say why a roll is normal ("advantage from Help and
+    disadvantage from heavy encumbrance cancel") instead of only that it is.
+    """
+
+    mode: RollMode
+    sources: tuple[ModeSource, ...] = ()
+
+    @property
+    def cancelled(self) -> bool:
+        """True when favourable and unfavourable sources met and cancelled to a normal roll."""
+        return self.mode == "normal" and bool(self.sources)
+
+    def explain(self) -> str:
+        """One line for the roll panel; empty when nothing asked for a mode."""
+        if not self.sources:
+            return ""
+        by_mode: dict[str, list[str]] = {}
+        for source in self.sources:
+            by_mode.setdefault(source.mode, []).append(source.label)
+        parts = [f"{mode} from {', '.join(labels)}" for mode, labels in by_mode.items()]
+        if self.cancelled:
+            return f"{' and '.join(parts)} cancel: normal roll"
+        return "; ".join(parts)
+
+
+REQUESTED = "requested"
+"""The label of the player's own request among a `ResolvedMode`'s sources."""
+
+
+def resolve_mode(
+    system: str, sources: Iterable[ModeSource] = (), requested: RollMode = "normal"
+) -> ResolvedMode:
+    """Combine the sheet's mode sources with the player's request under ``system``'s rules.
+
+    ``sources`` must be every source, cancelled or not: in runarcana one advantage against two
+    disadvantages still cancels, which an already-combined mode cannot tell. ``normal`` means
+    the player asks for nothing, so the sheet's own modes still apply. Raises `ModeError` for a
+    mode the system does not have, from the player or from the sheet.
+    """
+    _check_system(system)
+    everything = list(sources)
+    if requested not in ROLL_MODES:
+        raise ModeError(f"unknown roll mode {requested!r}; expected one of {', '.join(ROLL_MODES)}")
+    if requested != "normal":
+        everything.append(ModeSource(requested, REQUESTED))
+    asked = tuple(s for s in everything if s.mode != "normal")
+    for source in asked:
+        if source.mode not in (_FAVOURABLE.get(system), _UNFAVOURABLE.get(system)):
+            raise ModeError(_foreign_mode_message(system, source))
+    favourable = any(s.mode == _FAVOURABLE.get(system) for s in asked)
+    unfavourable = any(s.mode == _UNFAVOURABLE.get(system) for s in asked)
+    if favourable and not unfavourable:
+        mode = _FAVOURABLE[system]
+    elif unfavourable and not favourable:
+        mode = _UNFAVOURABLE[system]
+    else:
+        mode = "normal"
+    return ResolvedMode(mode, asked)
+
+
+def _foreign_mode_message(system: str, source: ModeSource) -> str:
+    who = "" if source.label == REQUESTED else f" (asked by {source.label})"
+    if system not in _FAVOURABLE:
+        return f"{system} has no roll modes: {source.mode}{who} cannot apply; roll normally"
+    return (
+        f"{system} has no {source.mode}{who}; its modes are {_FAVOURABLE[system]} "
+        f"(roll twice, keep the higher) and {_UNFAVOURABLE[system]} (keep the lower)"
+    )
+
+
+# --- outcomes ------------------------------------------------------------------------------
+
+
+def pass_fail(total: int, dc: int) -> Outcome:
+    """The shared rule of all three systems: meeting the DC succeeds."""
+    return "success" if total >= dc else "failure"
+
+
+def degree_of_success(total: int, dc: int, natural: int) -> Outcome:
+    """pf2e's four degrees: by 10 over or under, then one step up on a natural 20, down on a 1."""
+    _check_natural(natural)
+    if total >= dc + 10:
+        degree = 3
+    elif total >= dc:
+        degree = 2
+    elif total <= dc - 10:
+        degree = 0
+    else:
+        degree = 1
+    if natural == 20:
+        degree = min(degree + 1, 3)
+    elif natural == 1:
+        degree = max(degree - 1, 0)
+    return DEGREES[degree]
+
+
+def check_outcome(system: str, total: int, dc: int, natural: int) -> Outcome:
+    """The outcome of a check in ``system``; ``natural`` is the kept d20."""
+    _check_system(system)
+    if system == "pf2e":
+        return degree_of_success(total, dc, natural)
+    _check_natural(natural)
+    return pass_fail(total, dc)
+
+
+def is_success(outcome: Outcome) -> bool:
+    return outcome in ("success", "critical_success")
+
+
+@dataclass(frozen=True, slots=True)
+class ContestResult:
+    """Who won a contest, by how much; ``winner`` is ``None`` on a tie (nothing changes)."""
+
+    winner: Literal["first", "second"] | None
+    margin: int
+
+    @property
+    def tie(self) -> bool:
+        return self.winner is None
+
+
+def contest(first_total: int, second_total: int) -> ContestResult:
+    """Compare two check totals: the higher wins; a tie leaves the situation as it was."""
+    margin = abs(first_total - second_total)
+    if first_total > second_total:
+        return ContestResult("first", margin)
+    if second_total > first_total:
+        return ContestResult("second", margin)
+    return ContestResult(None, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCheckResult:
+    succeeded: bool
+    successes: int
+    members: int
+
+
+def group_check(outcomes: Iterable[Outcome | bool]) -> GroupCheckResult:
+    """The group succeeds if at least half its members succeed (exactly half is enough).
+
+    Takes outcomes (any system's) or plain booleans so a GM can enter results by hand.
+    """
+    results = [o if isinstance(o, bool) else is_success(o) for o in outcomes]
+    if not results:
+        raise ValueError("a group check needs at least one member")
+    successes = sum(results)
+    return GroupCheckResult(2 * successes >= len(results), successes, len(results))
+
+
+# --- odds ----------------------------------------------------------------------------------
+
+
+@cache
+def natural_distribution(mode: RollMode) -> Mapping[int, Fraction]:
+    """The exact chance of each kept d20 face under ``mode``, by counting every combination.
+
+    Two-die modes enumerate all 400 ordered pairs, so advantage gives face f (2f - 1)/400.
+    """
+    if mode == "normal":
+        counts = {face: 1 for face in D20_FACES}
+        total = 20
+    else:
+        keep = max if mode in ("advantage", "fortune") else min
+        counts = dict.fromkeys(D20_FACES, 0)
+        for pair in itertools.product(D20_FACES, repeat=2):
+            counts[keep(pair)] += 1
+        total = 400
+    return MappingProxyType({face: Fraction(n, total) for face, n in counts.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOdds:
+    """The exact chance of each outcome of one check, in the system's order, best first."""
+
+    system: str
+    modifier: int
+    dc: int
+    mode: RollMode
+    probabilities: Mapping[Outcome, Fraction]
+
+    @property
+    def success(self) -> Fraction:
+        """The chance to succeed at all (for pf2e, success or critical success)."""
+        return sum(
+            (p for o, p in self.probabilities.items() if is_success(o)),
+            start=Fraction(0),
+        )
+
+    def to_json(self) -> dict[str, float]:
+        return {outcome: float(p) for outcome, p in self.probabilities.items()}
+
+
+def check_odds(system: str, modifier: int, dc: int, mode: RollMode = "normal") -> CheckOdds:
+    """Exact odds of every outcome of ``d20 + modifier`` against ``dc`` rolled with ``mode``.
+
+    ``mode`` is the mode actually rolled (see `resolve_mode`); the result comes from
+    enumerating every d20 face, never from sampling, so "62%" is the true figure.
+    """
+    _check_system(system)
+    if mode not in ROLL_MODES:
+        raise ModeError(f"unknown roll mode {mode!r}; expected one of {', '.join(ROLL_MODES)}")
+    probabilities = dict.fromkeys(OUTCOMES_BY_SYSTEM[system], Fraction(0))
+    for face, chance in natural_distribution(mode).items():
+        probabilities[check_outcome(system, face + modifier, dc, face)] += chance
+    return CheckOdds(system, modifier, dc, mode, MappingProxyType(probabilities))
+
+
+def format_chance(chance: Fraction) -> str:
+    """A chance as a whole percentage that never claims certainty it does not have.
+
+    Rounds to the nearest percent, but a possible result never shows as 0% or 100%
+    (``<1%``, ``>99%``): a player told "100%" who then fails has been lied to.
+    """
+    if not 0 <= chance <= 1:
+        raise ValueError(f"not a probability: {chance}")
+    if chance in (0, 1):
+        return f"{int(chance) * 100}%"
+    percent = round(chance * 100)
+    if percent < 1:
+        return "<1%"
+    if percent > 99:
+        return ">99%"
+    return f"{percent}%"
+
+
+def _check_system(system: str) -> None:
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown system {system!r}; expected one of {', '.join(SYSTEMS)}")
+
+
+def _check_natural(natural: int) -> None:
+    if natural not in D20_FACES:
+        raise ValueError(f"a natural d20 is 1 to 20, not {natural}")
+
+
+def outcomes_for(system: str) -> Sequence[Outcome]:
+    """The outcomes ``system`` can produce, best first."""
+    _check_system(system)
+    return OUTCOMES_BY_SYSTEM[system]

@@ -1,0 +1,236 @@
+"""Reading, checking, migrating and writing character files.
+
+Reading never executes anything: the file is bytes → strict JSON → pydantic. Every problem is
+reported as ``(path, message)`` so a player (or ``sheet-app validate``) sees all of them at
+once, and nothing on disk changes unless a save succeeds completely (atomic replace).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from sheet_app.model import CHARACTER_ADAPTER, FORMAT, FORMAT_VERSION, AnyCharacter
+from sheet_app.systems import SYSTEMS
+from sheet_app.validation import semantic_problems
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_DEPTH = 64
+
+Problem = tuple[str, str]
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+"""``MIGRATIONS[n]`` turns a version-n document into version n+1 (none yet: v1 is current)."""
+
+
+class LoadError(Exception):
+    """A file could not be read as a character; ``problems`` lists each ``(path, message)``."""
+
+    def __init__(self, problems: list[Problem], source: str = "") -> None:
+        self.problems = problems
+        self.source = source
+        super().__init__("\n".join(format_problem(p) for p in problems))
+
+
+def format_problem(problem: Problem) -> str:
+    path, message = problem
+    return f"{path}: {message}" if path else message
+
+
+def load_character(path: str | os.PathLike[str]) -> AnyCharacter:
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise LoadError([("", f"{p}: file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")])
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise LoadError([("", f"{p}: no such file")], str(p)) from None
+    except IsADirectoryError:
+        raise LoadError([("", f"{p}: is a folder, not a character file")], str(p)) from None
+    except PermissionError:
+        raise LoadError([("", f"{p}: permission denied")], str(p)) from None
+    except OSError as exc:
+        raise LoadError([("", f"{p}: cannot read ({exc.strerror or exc})")], str(p)) from None
+    return parse_character(raw, str(p))
+
+
+def parse_character(raw: bytes | str, source: str = "") -> AnyCharacter:
+    return character_from_data(parse_json(raw, source), source)
+
+
+def parse_json(raw: bytes | str, source: str = "") -> Any:
+    where = f"{source}: " if source else ""
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise LoadError(
+                [("", f"{where}not UTF-8 text (bad byte at offset {exc.start})")], source
+            ) from None
+    else:
+        text = raw
+    if not text.strip():
+        raise LoadError([("", f"{where}the file is empty")], source)
+    depth_problem = _nesting_problem(text)
+    if depth_problem:
+        raise LoadError([("", where + depth_problem)], source)
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise LoadError(
+            [("", f"{where}not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")],
+            source,
+        ) from None
+    except ValueError as exc:
+        raise LoadError([("", f"{where}{exc}")], source) from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"not valid JSON: {name} is not a number JSON allows")
+
+
+def _nesting_problem(text: str) -> str | None:
+    """Refuse absurd nesting before parsing, so a hostile file can't exhaust the stack."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return f"nested more than {MAX_DEPTH} levels deep; not a character file"
+        elif ch in "]}":
+            depth -= 1
+    return None
+
+
+def character_from_data(data: Any, source: str = "") -> AnyCharacter:
+    if not isinstance(data, dict):
+        where = f"{source}: " if source else ""
+        raise LoadError([("", f"{where}expected a JSON object, got {_json_kind(data)}")], source)
+    problems = _header_problems(data)
+    if problems:
+        raise LoadError(problems, source)
+    data = migrate({k: v for k, v in data.items() if k != "derived"})  # exports carry it
+    try:
+        character = CHARACTER_ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        raise LoadError(_pydantic_problems(exc), source) from None
+    semantic = semantic_problems(character)
+    if semantic:
+        raise LoadError(semantic, source)
+    return character
+
+
+def _header_problems(data: dict[str, Any]) -> list[Problem]:
+    problems: list[Problem] = []
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        problems.append(("format", f"expected {FORMAT!r}, got {fmt!r}"))
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        problems.append(("version", f"expected a whole number, got {version!r}"))
+    elif version > FORMAT_VERSION:
+        problems.append(
+            ("version", f"format version {version} is newer than this app reads "
+                        f"({FORMAT_VERSION}); update sheet-app to open it")
+        )
+    elif version < 1:
+        problems.append(("version", f"unknown format version {version}"))
+    system = data.get("system")
+    if system not in SYSTEMS:
+        problems.append(
+            ("system", f"unknown system {system!r} (expected one of {', '.join(SYSTEMS)})")
+        )
+    return problems
+
+
+def migrate(data: dict[str, Any]) -> dict[str, Any]:
+    version = data["version"]
+    while version < FORMAT_VERSION:
+        data = MIGRATIONS[version](data)
+        version = data["version"]
+    return data
+
+
+def _pydantic_problems(exc: ValidationError) -> list[Problem]:
+    problems: list[Problem] = []
+    for err in exc.errors(include_url=False):
+        loc = [str(part) for part in err["loc"]]
+        if loc and loc[0] in SYSTEMS:
+            loc = loc[1:]  # the discriminated union's tag is not part of the file's path
+        message = err["msg"]
+        if message.startswith("Value error, "):
+            message = message[len("Value error, "):]
+        if err["type"] == "extra_forbidden":
+            message = "unknown key"
+        if err["type"] == "literal_error" or "Input should be" in message:
+            message = f"{message} (got {_short(err.get('input'))})"
+        problems.append((".".join(loc), message))
+    return problems
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, float) or math.isfinite(value) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "null" if value is None else type(value).__name__
+
+
+def character_json(character: AnyCharacter, *, derived: bool = False) -> dict[str, Any]:
+    """The normalised document; with ``derived`` the ``derived`` block of CONTRACT.md."""
+    data = character.dump()
+    if derived:
+        from sheet_app.rules import derive
+
+        data["derived"] = derive(character).to_json()
+    return data
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def save_character(character: AnyCharacter, path: str | os.PathLike[str]) -> None:
+    write_text_atomic(Path(path), dumps(character_json(character)))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write beside the target and rename over it: a failed save leaves the old file whole."""
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

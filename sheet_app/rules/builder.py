@@ -1,0 +1,61 @@
+"""Assembles a Statistic from built-in contributions, matching effects and roll modes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from sheet_app.derived import ModeSource, ModifierLine, Statistic
+from sheet_app.rules.common import Contribution, EffectIndex, resolve_mode, total_of
+
+Stacker = Callable[[Sequence[Contribution]], tuple[ModifierLine, ...]]
+
+
+class StatisticBuilder:
+    """Binds the pieces every statistic of one sheet shares: the system, its effects and its
+    stacking policy, plus roll modes the sheet imposes by rule (heavy encumbrance)."""
+
+    def __init__(
+        self,
+        system: str,
+        effects: EffectIndex,
+        stacker: Stacker,
+        rule_modes: Callable[[frozenset[str]], list[ModeSource]] | None = None,
+    ) -> None:
+        self.system = system
+        self.effects = effects
+        self.stacker = stacker
+        self.rule_modes = rule_modes
+
+    def build(
+        self,
+        stat_id: str,
+        label: str,
+        keys: Iterable[str],
+        built_ins: Sequence[Contribution],
+        *,
+        ability: str | None = None,
+        base: int = 0,
+        rollable: bool = True,
+        stacker: Stacker | None = None,
+        notes: tuple[str, ...] = (),
+    ) -> Statistic:
+        keyset = frozenset(keys)
+        contributions = [*built_ins, *self.effects.contributions(keyset)]
+        lines = (stacker or self.stacker)(contributions)
+        modes: list[ModeSource] = []
+        if rollable:
+            modes = self.effects.modes(keyset)
+            if self.rule_modes is not None:
+                modes.extend(self.rule_modes(keyset))
+        return Statistic(
+            id=stat_id,
+            label=label,
+            total=base + total_of(lines),
+            modifiers=lines,
+            roll_mode=resolve_mode(self.system, modes),
+            mode_sources=tuple(modes),
+            base=base,
+            ability=ability,
+            rollable=rollable,
+            notes=notes,
+        )

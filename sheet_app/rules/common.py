@@ -1,0 +1,135 @@
+"""What the three systems share: ability modifiers, targets, contributions and roll modes.
+
+The per-system stacking policies live in ``stacking``; the per-system statistics in
+``pf2e``, ``runarcana`` and ``d20srd``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sheet_app.derived import ModeSource, ModifierLine, RollMode
+from sheet_app.model import AnyCharacter, Modifier
+
+
+def ability_modifier(score: int) -> int:
+    """``floor((score - 10) / 2)``; Python's ``//`` floors negatives too (1 → -5)."""
+    return (score - 10) // 2
+
+
+def signed(value: int | float) -> str:
+    """+2, -1, +0: how a sheet writes a modifier (ASCII minus, so exports stay plain)."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:+.1f}"
+    return f"{int(value):+d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """A candidate modifier before stacking decides whether it applies.
+
+    ``source`` is the effect's name (two effects with one name are the same source); built-in
+    contributions (ability, proficiency, armor) have ``None`` and never compete by source.
+    ``order`` keeps the display order stable: built-ins first, then effects as listed.
+    """
+
+    label: str
+    type: str
+    value: int
+    source: str | None = None
+    order: int = 0
+
+    def line(self, applied: bool = True, reason: str | None = None) -> ModifierLine:
+        return ModifierLine(self.label, self.type, self.value, applied, reason, self.source)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedModifier:
+    order: int
+    source: str
+    modifier: Modifier
+
+
+class EffectIndex:
+    """Active effects' modifiers, indexed by target, so each statistic gathers its own in
+    time proportional to what targets it rather than to every modifier on the sheet."""
+
+    __slots__ = ("_by_target", "_modes_by_target")
+
+    def __init__(self, character: AnyCharacter) -> None:
+        by_target: defaultdict[str, list[IndexedModifier]] = defaultdict(list)
+        modes: defaultdict[str, list[IndexedModifier]] = defaultdict(list)
+        order = 1000
+        for effect in character.effects:
+            if not effect.active:
+                continue
+            for mod in effect.modifiers:
+                order += 1
+                entry = IndexedModifier(order, effect.name, mod)
+                table = modes if mod.mode is not None else by_target
+                for target in dict.fromkeys(mod.targets):
+                    table[target].append(entry)
+        self._by_target = dict(by_target)
+        self._modes_by_target = dict(modes)
+
+    def contributions(self, keys: Iterable[str]) -> list[Contribution]:
+        found = _gather(self._by_target, keys)
+        return [
+            Contribution(e.source, e.modifier.type or "untyped", e.modifier.value or 0, e.source,
+                         e.order)
+            for e in found
+        ]
+
+    def modes(self, keys: Iterable[str]) -> list[ModeSource]:
+        return [
+            ModeSource(e.modifier.mode, e.source)  # type: ignore[arg-type]
+            for e in _gather(self._modes_by_target, keys)
+        ]
+
+
+def _gather(table: dict[str, list[IndexedModifier]], keys: Iterable[str]) -> list[IndexedModifier]:
+    hits: dict[int, IndexedModifier] = {}
+    for key in keys:
+        for entry in table.get(key, ()):
+            hits[entry.order] = entry
+    return [hits[k] for k in sorted(hits)]
+
+
+def resolve_mode(system: str, sources: Sequence[ModeSource]) -> RollMode:
+    """Combine every mode that acts on a roll, per the system.
+
+    runarcana: any advantage with any disadvantage is a normal roll, whatever the counts;
+    several of one kind still add one die. pf2e: at most one fortune and one misfortune
+    act; both together cancel. d20srd has no roll modes.
+    """
+    kinds = {s.mode for s in sources} - {"normal"}
+    if system == "runarcana":
+        adv, dis = "advantage" in kinds, "disadvantage" in kinds
+        return "normal" if adv == dis else ("advantage" if adv else "disadvantage")
+    if system == "pf2e":
+        fortune, misfortune = "fortune" in kinds, "misfortune" in kinds
+        return "normal" if fortune == misfortune else ("fortune" if fortune else "misfortune")
+    return "normal"
+
+
+def combine_multipliers(multipliers: Iterable[float]) -> float:
+    """Several multipliers on an abstract value (a modifier, a die roll) combine by adding
+    each extra multiple less one: ×2 and ×2 → ×3; ×2 and ×3 → ×4 (d20 SRD, Multiplying)."""
+    total = 1.0
+    for m in multipliers:
+        total += m - 1
+    return total
+
+
+def multiply_real(multipliers: Iterable[float]) -> float:
+    """Real-world quantities (weight, distance) multiply normally: ×2 and ×2 → ×4."""
+    total = 1.0
+    for m in multipliers:
+        total *= m
+    return total
+
+
+def total_of(lines: Iterable[ModifierLine]) -> int:
+    return sum(line.value for line in lines if line.applied)

@@ -1,0 +1,291 @@
+"""d20 SRD 3.5 / d20 Modern core mechanic and its 24 modifier types (seed 003).
+
+Choices from the published SRD where the seed is silent: skills are ranks + key ability +
+size (Hide) + the armor check penalty (armor or load, the worse) on the skills it names;
+saves are base save + ability; attacks are base attack bonus + Str/Dex + size; carrying uses
+the SRD's load table in pounds (push or drag up to 5 × the heavy load); a medium load caps Dex
+at +3 with a -3 check penalty, a heavy load +1 and -6, and both cut speed (30 ft → 20 ft).
+Sacred and profane bonuses: the player's choice, else the side with the larger single bonus
+(sacred on a tie) is kept for the whole character.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sheet_app.derived import (
+    AbilityValue,
+    Carrying,
+    Derived,
+    HitPoints,
+    ModifierLine,
+    Speed,
+    Statistic,
+    frozen_map,
+)
+from sheet_app.model import D20Character
+from sheet_app.rules.builder import StatisticBuilder
+from sheet_app.rules.common import Contribution, EffectIndex, signed, total_of
+from sheet_app.rules.scores import die_hit_points, scored_abilities
+from sheet_app.rules.stacking import D20Context, stack_d20
+from sheet_app.systems import (
+    ABILITIES,
+    ABILITY_NAMES,
+    D20_ARMOR_CHECK_SKILLS,
+    D20_HIDE_SIZE_MODIFIER,
+    D20_SAVES,
+    D20_SIZE_MODIFIER,
+    D20_SKILLS,
+    skill_label,
+)
+
+HEAVY_LOAD_LB = (0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 115, 130, 150, 175, 200, 230, 260,
+                 300, 350, 400, 460, 520, 600, 700, 800, 920, 1040, 1200, 1400)
+"""Heavy load (lb) for Strength 0-29; each +10 Strength beyond multiplies by 4."""
+SIZE_CARRY_FACTOR = {"fine": 0.125, "diminutive": 0.25, "tiny": 0.5, "small": 0.75,
+                     "medium": 1.0, "large": 2.0, "huge": 4.0, "gargantuan": 8.0,
+                     "colossal": 16.0}
+LOAD_LIMITS = {"encumbered": (3, -3), "heavily_encumbered": (1, -6)}
+"""Medium and heavy load: (max Dex bonus, check penalty)."""
+TOUCH_DROPS = frozenset({"armor", "shield", "natural_armor"})
+COMPONENT_TARGETS = {"armor": "ac:armor", "shield": "ac:shield", "natural_armor": "ac:natural_armor"}
+
+
+def heavy_load(strength: int) -> float:
+    extra_tens = 0
+    while strength >= len(HEAVY_LOAD_LB):
+        strength -= 10
+        extra_tens += 1
+    return float(HEAVY_LOAD_LB[max(0, strength)] * 4**extra_tens)
+
+
+def reduced_speed(speed: int) -> int:
+    """The SRD's medium/heavy load speed: 20 → 15, 30 → 20, 40 → 30 (each 30 ft → 20 ft)."""
+    rest = {0: 0, 5: 5, 10: 10, 15: 10, 20: 15, 25: 20}
+    return 20 * (speed // 30) + rest[speed % 30 - speed % 5]
+
+
+def carrying(character: D20Character, strength: int) -> Carrying:
+    factor = SIZE_CARRY_FACTOR[character.size]
+    heavy = heavy_load(strength) * factor
+    light = float(int(heavy / 3))
+    medium = float(int(heavy * 2 / 3))
+    carried = round(sum(i.weight * i.quantity for i in character.inventory), 3)
+    push = heavy * 5
+    slower = character.speed - reduced_speed(character.speed)
+    if carried > heavy:
+        return Carrying("lb", heavy, push, carried, "over_capacity", character.speed, light,
+                        medium, (f"over the heavy load ({heavy:g} lb): can only push or drag",))
+    if carried > medium:
+        return Carrying("lb", heavy, push, carried, "heavily_encumbered", slower, light, medium,
+                        ("heavy load: max Dex +1, check penalty -6", f"speed -{slower} ft"))
+    if carried > light:
+        return Carrying("lb", heavy, push, carried, "encumbered", slower, light, medium,
+                        ("medium load: max Dex +3, check penalty -3", f"speed -{slower} ft"))
+    return Carrying("lb", heavy, push, carried, "unencumbered", 0, light, medium)
+
+
+def sacred_profane_side(character: D20Character, effects: EffectIndex) -> tuple[str | None, str]:
+    """Which side loses, and why. Only matters when the character has bonuses of both."""
+    best = {"sacred": 0, "profane": 0}
+    for effect in character.effects:
+        if not effect.active:
+            continue
+        for mod in effect.modifiers:
+            if mod.type in best and (mod.value or 0) > best[mod.type]:
+                best[mod.type] = mod.value or 0
+    if not (best["sacred"] and best["profane"]):
+        return None, ""
+    choice = character.options.sacred_profane
+    if choice is not None:
+        why = "chosen on the sheet"
+    else:
+        choice = "sacred" if best["sacred"] >= best["profane"] else "profane"
+        why = (f"its largest bonus, {signed(best[choice])}, is the larger"
+               if best["sacred"] != best["profane"] else "sacred wins a tie")
+    loser = "profane" if choice == "sacred" else "sacred"
+    return loser, f"can't benefit from both sacred and profane bonuses: {choice} is kept ({why})"
+
+
+def derive(character: D20Character) -> Derived:
+    effects = EffectIndex(character)
+    loser, loser_reason = sacred_profane_side(character, effects)
+    has_int = character.abilities.int not in (None, 0)
+    base_ctx = D20Context(losing_side=loser, losing_reason=loser_reason, has_intelligence=has_int)
+    no_competence = D20Context(
+        losing_side=loser, losing_reason=loser_reason, has_intelligence=has_int,
+        competence_allowed=False,
+        competence_reason="competence modifiers don't apply to ability checks or initiative",
+    )
+
+    def stacker_for(ctx: D20Context):  # type: ignore[no-untyped-def]
+        return lambda items: stack_d20(items, ctx)
+
+    stack = stacker_for(base_ctx)
+    abilities = scored_abilities(character.abilities.model_dump(), effects, stack,
+                                 cap_inherent=True)
+    carry = carrying(character, abilities["str"].score or 0)
+    builder = StatisticBuilder("d20srd", effects, stack)
+    build = builder.build
+    size = character.size
+    armor = character.armor
+    load_dex, load_acp = LOAD_LIMITS.get(carry.state, (None, 0))
+    if carry.state == "over_capacity":
+        load_dex, load_acp = LOAD_LIMITS["heavily_encumbered"]
+    check_penalty = min(armor.check_penalty, load_acp)
+
+    def ability(abbr: str) -> Contribution:
+        value = abilities[abbr]
+        label = ABILITY_NAMES[abbr] + (" (none)" if value.score is None else "")
+        return Contribution(label, "ability", value.modifier)
+
+    stats: dict[str, Statistic] = {}
+    for abbr in ABILITIES:
+        stats[f"ability:{abbr}"] = build(
+            f"ability:{abbr}", f"{ABILITY_NAMES[abbr]} check",
+            ("check", "ability", f"ability:{abbr}", f"uses:{abbr}"), [ability(abbr)],
+            ability=abbr, stacker=stacker_for(no_competence),
+        )
+    for skill, abbr in D20_SKILLS.items():
+        ranks = character.skill_ranks.get(skill, 0)
+        parts = [Contribution("Ranks", "ranks", ranks), ability(abbr)]
+        if skill == "hide" and D20_HIDE_SIZE_MODIFIER[size]:
+            parts.append(Contribution(f"Size ({size})", "size", D20_HIDE_SIZE_MODIFIER[size]))
+        if skill in D20_ARMOR_CHECK_SKILLS and check_penalty:
+            times = 2 if skill == "swim" else 1
+            source = "armor" if armor.check_penalty <= load_acp else "load"
+            parts.append(Contribution(
+                f"Armor check penalty ({source}{', doubled for Swim' if times == 2 else ''})",
+                "armor_check", check_penalty * times))
+        stats[f"skill:{skill}"] = build(
+            f"skill:{skill}", skill_label(skill),
+            ("check", "skill", f"skill:{skill}", f"uses:{abbr}"), parts, ability=abbr,
+        )
+    for save, abbr in D20_SAVES.items():
+        stats[f"save:{save}"] = build(
+            f"save:{save}", save.capitalize(),
+            ("check", "save", f"save:{save}", f"uses:{abbr}"),
+            [Contribution("Base save", "base", character.base_saves.get(save, 0)), ability(abbr)],
+            ability=abbr,
+        )
+    stats["initiative"] = build(
+        "initiative", "Initiative", ("check", "initiative", "uses:dex"), [ability("dex")],
+        ability="dex", stacker=stacker_for(no_competence),
+    )
+    size_mod = D20_SIZE_MODIFIER[size]
+    for kind, abbr in (("melee", "str"), ("ranged", "dex")):
+        parts = [Contribution("Base attack bonus", "base", character.base_attack_bonus),
+                 ability(abbr)]
+        if size_mod:
+            parts.append(Contribution(f"Size ({size})", "size", size_mod))
+        stats[f"attack:{kind}"] = build(
+            f"attack:{kind}", f"{kind.capitalize()} attack",
+            ("check", "attack", f"attack:{kind}", f"uses:{abbr}"), parts, ability=abbr,
+        )
+
+    dex_cap = _min_cap(armor.max_dex, load_dex)
+    stats.update(_armor_classes(character, abilities["dex"].modifier, dex_cap, effects, base_ctx,
+                                builder))
+
+    con = abilities["con"]
+    max_hp, hp_lines = die_hit_points(character.hit_points, character.level, con.modifier)
+    hp = HitPoints(max_hp, hp_lines, character.hit_points.current, character.hit_points.temporary)
+    notes = (loser_reason,) if loser else ()
+    return Derived(
+        system="d20srd",
+        abilities=frozen_map(abilities),
+        proficiency_bonus=None,
+        statistics=frozen_map(stats),
+        passive=frozen_map({
+            "listen": 10 + stats["skill:listen"].total,
+            "spot": 10 + stats["skill:spot"].total,
+        }),
+        hit_points=hp,
+        carrying=carry,
+        speed=_speed(character.speed, carry),
+        notes=notes,
+    )
+
+
+def _min_cap(*caps: int | None) -> int | None:
+    present = [c for c in caps if c is not None]
+    return min(present) if present else None
+
+
+def _armor_classes(
+    character: D20Character, dex: int, dex_cap: int | None, effects: EffectIndex,
+    ctx: D20Context, builder: StatisticBuilder,
+) -> dict[str, Statistic]:
+    """AC = 10 + armor + shield + Dex + size + natural armor + deflection + dodge + others.
+
+    Armor, shield and natural armor are each one bonus that an enhancement raises (targets
+    ``ac:armor``, ``ac:shield``, ``ac:natural_armor``); an effect of the same type (mage
+    armor) competes with the whole enhanced bonus. Touch AC drops those three; flat-footed AC
+    drops a positive Dex bonus and every dodge bonus.
+    """
+    armor = character.armor
+    components: list[Contribution] = []
+    component_lines: list[ModifierLine] = []
+    worn = {"armor": (armor.name or "Armor", armor.armor_bonus),
+            "shield": ("Shield", armor.shield_bonus),
+            "natural_armor": ("Natural armor", armor.natural_armor)}
+    for kind, (label, value) in worn.items():
+        enh = stack_d20(effects.contributions((COMPONENT_TARGETS[kind],)), ctx)
+        applied = [line for line in enh if line.applied] if value else []
+        lost = [
+            ModifierLine(f"{line.label} (enhancement to {kind.replace('_', ' ')})", line.type,
+                         line.value, False,
+                         line.reason or f"no {kind.replace('_', ' ')} bonus to enhance", line.source)
+            for line in enh if not line.applied or not value
+        ]
+        component_lines.extend(lost)
+        if value:
+            bonus = value + total_of(applied)
+            detail = "".join(f", {signed(line.value)} {line.label}" for line in applied)
+            components.append(Contribution(f"{label} ({value}{detail})", kind, bonus, None, 100))
+    dex_line = (Contribution(f"Dexterity (capped at +{dex_cap})", "ability", dex_cap)
+                if dex_cap is not None and dex > dex_cap else Contribution("Dexterity", "ability",
+                                                                           dex))
+    size_mod = D20_SIZE_MODIFIER[character.size]
+    parts = [*components, dex_line]
+    if size_mod:
+        parts.append(Contribution(f"Size ({character.size})", "size", size_mod))
+    normal = builder.build("ac", "Armor Class", ("ac",), parts, base=10, rollable=False)
+    normal = _with_extra_lines(normal, component_lines)
+    touch = _variant(builder, "ac:touch", "Touch AC", parts, component_lines,
+                     lambda c: c.type in TOUCH_DROPS,
+                     "doesn't apply against touch attacks")
+    flat = _variant(builder, "ac:flat_footed", "Flat-footed AC", parts, component_lines,
+                    lambda c: (c.type == "ability" and c.value > 0) or c.type == "dodge",
+                    "lost while flat-footed (no Dex bonus, no dodge bonuses)")
+    return {"ac": normal, "ac:touch": touch, "ac:flat_footed": flat}
+
+
+def _variant(
+    builder: StatisticBuilder, stat_id: str, label: str, parts: list[Contribution],
+    component_lines: list[ModifierLine], drops: object, why: str,
+) -> Statistic:
+    assert callable(drops)
+    keys = ("ac", stat_id)
+    candidates = [*parts, *builder.effects.contributions(keys)]
+    kept = [c for c in candidates if not drops(c)]
+    dropped = [c.line(applied=False, reason=why) for c in candidates if drops(c)]
+    stat = builder.build(stat_id, label, (), kept, base=10, rollable=False)
+    return _with_extra_lines(stat, [*dropped, *component_lines])
+
+
+def _with_extra_lines(stat: Statistic, extra: Iterable[ModifierLine]) -> Statistic:
+    extra = tuple(extra)
+    if not extra:
+        return stat
+    return Statistic(stat.id, stat.label, stat.total, stat.modifiers + extra, stat.roll_mode,
+                     stat.mode_sources, stat.base, stat.ability, stat.rollable, stat.notes)
+
+
+def _speed(base: int, carry: Carrying) -> Speed:
+    lines: list[ModifierLine] = []
+    if carry.speed_penalty:
+        label = {"encumbered": "Medium load", "heavily_encumbered": "Heavy load",
+                 "over_capacity": "Over heavy load"}[carry.state]
+        lines.append(Contribution(label, "untyped", -carry.speed_penalty).line())
+    return Speed(base, max(0, base + total_of(lines)), tuple(lines))

@@ -1,0 +1,182 @@
+"""Pathfinder 2e (Player Core, seed 000), plus standard PF2e where the seed is silent.
+
+Choices beyond the seed, from the published rules: AC = 10 + Dex (capped by armor) +
+proficiency + the armor's item bonus; initiative is a Perception check, so Perception's
+modifiers apply; encumbered (Bulk above 5 + Str) gives clumsy 1 (a -1 status penalty to
+Dex-based checks and AC) and -10 ft speed; above 10 + Str Bulk the character can't carry it.
+Bulk limits double per size above Medium and halve for Tiny. Hit points gain at least 1 a level.
+"""
+
+from __future__ import annotations
+
+from sheet_app.derived import (
+    AbilityValue,
+    Carrying,
+    Derived,
+    HitPoints,
+    ModifierLine,
+    Speed,
+    Statistic,
+    frozen_map,
+)
+from sheet_app.model import Pf2eCharacter
+from sheet_app.rules.builder import StatisticBuilder
+from sheet_app.rules.common import Contribution, EffectIndex, total_of
+from sheet_app.rules.stacking import stack_pf2e
+from sheet_app.systems import ABILITY_NAMES, PF2E_RANK_BONUS, PF2E_SAVES, PF2E_SKILLS, skill_label
+
+SIZE_FACTOR = {"tiny": 0.5, "small": 1.0, "medium": 1.0, "large": 2.0, "huge": 4.0,
+               "gargantuan": 8.0}
+LIGHT_PER_BULK = 10
+
+
+def proficiency(rank: str, level: int) -> Contribution:
+    """Untrained 0; otherwise level + 2/4/6/8 for trained/expert/master/legendary."""
+    if rank == "untrained":
+        return Contribution("Proficiency (untrained)", "proficiency", 0)
+    return Contribution(f"Proficiency ({rank})", "proficiency", level + PF2E_RANK_BONUS[rank])
+
+
+def carried_bulk(character: Pf2eCharacter) -> float:
+    """Whole Bulk plus one per ten light (L) items; fewer than ten L's add nothing."""
+    whole = 0
+    light = 0
+    for item in character.inventory:
+        if item.bulk == "L":
+            light += item.quantity
+        elif isinstance(item.bulk, int):
+            whole += item.bulk * item.quantity
+    return float(whole + light // LIGHT_PER_BULK)
+
+
+def carrying(character: Pf2eCharacter, strength: int) -> Carrying:
+    factor = SIZE_FACTOR[character.size]
+    encumbered_above = (5 + strength) * factor
+    limit = (10 + strength) * factor
+    carried = carried_bulk(character)
+    if carried > limit:
+        return Carrying("bulk", limit, limit, carried, "over_capacity", character.speed,
+                        encumbered_above, None, (f"over {limit:g} Bulk: can't carry this much",))
+    if carried > encumbered_above:
+        return Carrying("bulk", limit, limit, carried, "encumbered", 10, encumbered_above, None,
+                        ("clumsy 1 (-1 status to Dex-based checks and AC)", "speed -10 ft"))
+    return Carrying("bulk", limit, limit, carried, "unencumbered", 0, encumbered_above, None)
+
+
+def derive(character: Pf2eCharacter) -> Derived:
+    effects = EffectIndex(character)
+    level = character.level
+    attrs = character.abilities.model_dump()
+    abilities: dict[str, AbilityValue] = {}
+    for abbr, base in attrs.items():
+        found = effects.contributions((f"score:{abbr}",))
+        lines = stack_pf2e([Contribution("Entered modifier", "base", base), *found])
+        value = total_of(lines)
+        abilities[abbr] = AbilityValue(abbr, ABILITY_NAMES[abbr], base, value, value, lines)
+
+    carry = carrying(character, abilities["str"].modifier)
+    builder = StatisticBuilder("pf2e", effects, stack_pf2e)
+    build = builder.build
+    encumbered = carry.state in ("encumbered", "over_capacity")
+    clumsy = Contribution("Clumsy 1 (encumbered)", "status", -1, "Encumbered", 999)
+    armor = character.armor
+
+    def attr(abbr: str) -> Contribution:
+        return Contribution(ABILITY_NAMES[abbr], "ability", abilities[abbr].modifier)
+
+    def extras(abbr: str, skill: bool = False) -> list[Contribution]:
+        out = [clumsy] if encumbered and abbr == "dex" else []
+        if skill and armor.check_penalty and abbr in ("str", "dex"):
+            out.append(Contribution(f"Armor check penalty ({armor.name or 'armor'})",
+                                    "untyped", armor.check_penalty))
+        return out
+
+    stats: dict[str, Statistic] = {}
+    perception_keys = ("check", "perception", "uses:wis")
+    perception_parts = [attr("wis"), proficiency(character.perception, level)]
+    stats["perception"] = build("perception", "Perception", perception_keys, perception_parts,
+                                ability="wis")
+    for skill, abbr in PF2E_SKILLS.items():
+        rank = character.skills.get(skill, "untrained")
+        stats[f"skill:{skill}"] = build(
+            f"skill:{skill}", skill_label(skill),
+            ("check", "skill", f"skill:{skill}", f"uses:{abbr}"),
+            [attr(abbr), proficiency(rank, level), *extras(abbr, skill=True)], ability=abbr,
+        )
+    for save, abbr in PF2E_SAVES.items():
+        stats[f"save:{save}"] = build(
+            f"save:{save}", save.capitalize(),
+            ("check", "save", f"save:{save}", f"uses:{abbr}"),
+            [attr(abbr), proficiency(character.saves.get(save, "untrained"), level),
+             *extras(abbr)],
+            ability=abbr,
+        )
+    stats["initiative"] = build(
+        "initiative", "Initiative (Perception)", (*perception_keys, "initiative"),
+        perception_parts, ability="wis",
+    )
+    for kind, abbr in (("melee", "str"), ("ranged", "dex")):
+        stats[f"attack:{kind}"] = build(
+            f"attack:{kind}", f"{kind.capitalize()} attack",
+            ("check", "attack", f"attack:{kind}", f"uses:{abbr}"),
+            [attr(abbr), proficiency(character.weapon_proficiency, level), *extras(abbr)],
+            ability=abbr,
+        )
+    stats["ac"] = _armor_class(character, abilities["dex"].modifier, builder, encumbered, clumsy)
+
+    con = abilities["con"].modifier
+    per_level = character.hit_points.class_ + con
+    hp_lines = [
+        Contribution("Ancestry", "base", character.hit_points.ancestry).line(),
+        Contribution(f"Class {character.hit_points.class_} × {level}", "base",
+                     character.hit_points.class_ * level).line(),
+        Contribution(f"Constitution {con:+d} × {level}", "ability", con * level).line(),
+    ]
+    if per_level < 1:
+        hp_lines.append(Contribution("Minimum 1 hit point per level", "base",
+                                     (1 - per_level) * level).line())
+    hp = HitPoints(total_of(hp_lines), tuple(hp_lines), character.hit_points.current,
+                   character.hit_points.temporary)
+
+    return Derived(
+        system="pf2e",
+        abilities=frozen_map(abilities),
+        proficiency_bonus=None,
+        statistics=frozen_map(stats),
+        passive=frozen_map({"perception": stats["perception"].dc}),
+        hit_points=hp,
+        carrying=carry,
+        speed=_speed(character, carry),
+    )
+
+
+def _armor_class(
+    character: Pf2eCharacter, dex: int, builder: StatisticBuilder, encumbered: bool,
+    clumsy: Contribution,
+) -> Statistic:
+    armor = character.armor
+    name = armor.name or "Armor"
+    parts: list[Contribution] = []
+    if armor.dex_cap is not None and dex > armor.dex_cap:
+        parts.append(Contribution(f"Dexterity (capped at +{armor.dex_cap} by {name})", "ability",
+                                  armor.dex_cap))
+    else:
+        parts.append(Contribution("Dexterity", "ability", dex))
+    parts.append(proficiency(armor.rank, character.level))
+    if armor.item_bonus:
+        parts.append(Contribution(name, "item", armor.item_bonus, name, 500))
+    if encumbered:
+        parts.append(clumsy)
+    return builder.build("ac", "Armor Class", ("ac",), parts, base=10, rollable=False)
+
+
+def _speed(character: Pf2eCharacter, carry: Carrying) -> Speed:
+    lines: list[ModifierLine] = []
+    if character.armor.speed_penalty:
+        lines.append(Contribution(character.armor.name or "Armor", "item",
+                                  -character.armor.speed_penalty).line())
+    if carry.speed_penalty:
+        label = "Over Bulk limit" if carry.state == "over_capacity" else "Encumbered"
+        lines.append(Contribution(label, "untyped", -carry.speed_penalty).line())
+    total = max(0, character.speed + total_of(lines))
+    return Speed(character.speed, total, tuple(lines))

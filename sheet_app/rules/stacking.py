@@ -1,0 +1,150 @@
+"""Stacking: which candidate modifiers apply to one number, and why each loser lost.
+
+Each policy takes the contributions to one statistic and returns one line per contribution,
+in the given order, each applied or suppressed with a reason a player can read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from sheet_app.derived import ModifierLine
+from sheet_app.rules.common import Contribution, signed
+
+BUILT_IN_TYPES = frozenset({"ability", "proficiency", "base", "ranks", "armor_check", "level"})
+"""Types the sheet itself adds, one of each per number, so they never compete."""
+
+PF2E_TYPED = frozenset({"circumstance", "item", "status"})
+D20_STACKING_TYPES = frozenset({"dodge", "circumstance", "flanking", "mutation", "untyped"})
+"""d20 SRD types that stack with their own type (unless from the same source)."""
+
+
+def _describe(c: Contribution) -> str:
+    return f"{signed(c.value)} {c.label}"
+
+
+def _kind(value: int) -> str:
+    return "bonus" if value > 0 else "penalty"
+
+
+def _keep_best(
+    items: Sequence[Contribution],
+    group_of: Callable[[Contribution], Hashable | None],
+    reason_for: Callable[[Contribution, Contribution], str],
+    verdict: dict[int, str],
+) -> None:
+    """Within each group keep the best bonus and the worst penalty; record why others lose.
+
+    Ties keep the first listed, so a result never depends on which equal bonus "won" in a
+    way the player can't see: the reason names the one that applies.
+    """
+    best: dict[tuple[Hashable, bool], Contribution] = {}
+    for c in items:
+        if c.order in verdict or c.value == 0:
+            continue
+        group = group_of(c)
+        if group is None:
+            continue
+        key = (group, c.value > 0)
+        held = best.get(key)
+        if held is None:
+            best[key] = c
+        elif abs(c.value) > abs(held.value):
+            verdict[held.order] = reason_for(held, c)
+            best[key] = c
+        else:
+            verdict[c.order] = reason_for(c, held)
+
+
+def _type_reason(loser: Contribution, winner: Contribution) -> str:
+    kind = _kind(loser.value)
+    if abs(winner.value) == abs(loser.value):
+        return f"an equal {winner.type} {kind} already applies ({_describe(winner)})"
+    word = "higher" if kind == "bonus" else "worse"
+    return f"a {word} {winner.type} {kind} applies ({_describe(winner)})"
+
+
+def _source_reason(loser: Contribution, winner: Contribution) -> str:
+    if abs(winner.value) == abs(loser.value):
+        return f"same source as {_describe(winner)}, which already applies: it doesn't stack"
+    word = "higher" if loser.value > 0 else "worse"
+    return f"same source: the {word} {_describe(winner)} applies; it doesn't stack"
+
+
+def _lines(items: Sequence[Contribution], verdict: dict[int, str]) -> tuple[ModifierLine, ...]:
+    return tuple(
+        c.line(applied=c.order not in verdict, reason=verdict.get(c.order)) for c in items
+    )
+
+
+def _numbered(items: Sequence[Contribution]) -> list[Contribution]:
+    """Give built-ins distinct orders when callers left them at 0 (verdicts key on order)."""
+    seen: set[int] = set()
+    out: list[Contribution] = []
+    for i, c in enumerate(items):
+        if c.order in seen or c.order == 0:
+            c = Contribution(c.label, c.type, c.value, c.source, -1 - i)
+        seen.add(c.order)
+        out.append(c)
+    return out
+
+
+def stack_pf2e(items: Sequence[Contribution]) -> tuple[ModifierLine, ...]:
+    """Per type (circumstance, item, status) only the highest bonus and the worst penalty
+    apply; a bonus and a penalty of one type both apply. Untyped modifiers all add up."""
+    items = _numbered(items)
+    verdict: dict[int, str] = {}
+    _keep_best(items, lambda c: c.type if c.type in PF2E_TYPED else None, _type_reason, verdict)
+    return _lines(items, verdict)
+
+
+def stack_runarcana(items: Sequence[Contribution]) -> tuple[ModifierLine, ...]:
+    """5e-style: bonuses don't have stacking types; different effects add up, but the same
+    effect twice (two effects with one name) counts once, the most potent instance."""
+    items = _numbered(items)
+    verdict: dict[int, str] = {}
+    _keep_best(items, lambda c: c.source, _source_reason, verdict)
+    return _lines(items, verdict)
+
+
+@dataclass(frozen=True, slots=True)
+class D20Context:
+    """Sheet-wide facts the d20 SRD stacking rules need for one statistic."""
+
+    losing_side: str | None = None
+    """``sacred`` or ``profane``: whose bonuses this character cannot benefit from."""
+    losing_reason: str = ""
+    has_intelligence: bool = True
+    competence_allowed: bool = True
+    competence_reason: str = ""
+
+
+def stack_d20(
+    items: Sequence[Contribution], context: D20Context = D20Context()
+) -> tuple[ModifierLine, ...]:
+    """Different types add up. The same type doesn't: the best bonus and the worst penalty
+    apply, except dodge, circumstance, flanking (a kind of circumstance), mutation and untyped,
+    which stack with themselves. Nothing stacks with the same source (the same spell twice)."""
+    items = _numbered(items)
+    verdict: dict[int, str] = {}
+    for c in items:
+        if c.value > 0 and c.type == context.losing_side:
+            verdict[c.order] = context.losing_reason
+        elif c.value > 0 and c.type == "morale" and not context.has_intelligence:
+            verdict[c.order] = "a creature with no Intelligence can't benefit from morale bonuses"
+        elif c.type == "competence" and not context.competence_allowed:
+            verdict[c.order] = context.competence_reason
+    _keep_best(
+        items,
+        lambda c: (c.source, c.type) if c.source is not None else None,
+        _source_reason,
+        verdict,
+    )
+    _keep_best(
+        items,
+        lambda c: None if c.type in D20_STACKING_TYPES or c.type in BUILT_IN_TYPES else c.type,
+        _type_reason,
+        verdict,
+    )
+    return _lines(items, verdict)
