@@ -15,7 +15,7 @@ implementation. Everything per system follows RULES.md:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -28,6 +28,7 @@ __all__ = [
     "D20_FACES",
     "DEGREES",
     "OUTCOMES_BY_SYSTEM",
+    "ROLL_MODES",
     "SYSTEMS",
     "CheckOdds",
     "ContestResult",
@@ -45,6 +46,7 @@ __all__ = [
     "is_success",
     "modes_for",
     "natural_distribution",
+    "outcomes_for",
     "pass_fail",
     "resolve_mode",
 ]
@@ -120,7 +122,7 @@ class ResolvedMode:
         return "; ".join(parts)
 
 
-REQUESTED = "requested"
+REQUESTED = "your request"
 """The label of the player's own request among a `ResolvedMode`'s sources."""
 
 
@@ -135,9 +137,8 @@ def resolve_mode(
     mode the system does not have, from the player or from the sheet.
     """
     _check_system(system)
+    _check_mode(requested)
     everything = list(sources)
-    if requested not in ROLL_MODES:
-        raise ModeError(f"unknown roll mode {requested!r}; expected one of {', '.join(ROLL_MODES)}")
     if requested != "normal":
         everything.append(ModeSource(requested, REQUESTED))
     asked = tuple(s for s in everything if s.mode != "normal")
@@ -200,6 +201,12 @@ def check_outcome(system: str, total: int, dc: int, natural: int) -> Outcome:
     return pass_fail(total, dc)
 
 
+def outcomes_for(system: str) -> tuple[Outcome, ...]:
+    """The outcomes ``system`` can produce, best first (the order to show odds in)."""
+    _check_system(system)
+    return OUTCOMES_BY_SYSTEM[system]
+
+
 def is_success(outcome: Outcome) -> bool:
     return outcome in ("success", "critical_success")
 
@@ -254,6 +261,7 @@ def natural_distribution(mode: RollMode) -> Mapping[int, Fraction]:
 
     Two-die modes enumerate all 400 ordered pairs, so advantage gives face f (2f - 1)/400.
     """
+    _check_mode(mode)
     if mode == "normal":
         counts = {face: 1 for face in D20_FACES}
         total = 20
@@ -295,8 +303,6 @@ def check_odds(system: str, modifier: int, dc: int, mode: RollMode = "normal") -
     enumerating every d20 face, never from sampling, so "62%" is the true figure.
     """
     _check_system(system)
-    if mode not in ROLL_MODES:
-        raise ModeError(f"unknown roll mode {mode!r}; expected one of {', '.join(ROLL_MODES)}")
     probabilities = dict.fromkeys(OUTCOMES_BY_SYSTEM[system], Fraction(0))
     for face, chance in natural_distribution(mode).items():
         probabilities[check_outcome(system, face + modifier, dc, face)] += chance
@@ -306,8 +312,9 @@ def check_odds(system: str, modifier: int, dc: int, mode: RollMode = "normal") -
 def format_chance(chance: Fraction) -> str:
     """A chance as a whole percentage that never claims certainty it does not have.
 
-    Rounds to the nearest percent, but a possible result never shows as 0% or 100%
-    (``<1%``, ``>99%``): a player told "100%" who then fails has been lied to.
+    Rounds to the nearest percent (half to even, as ``round`` does: 62.5% shows 62%), but a
+    possible result never shows as 0% or 100% (``<1%``, ``>99%``): a player told "100%" who
+    then fails has been lied to.
     """
     if not 0 <= chance <= 1:
         raise ValueError(f"not a probability: {chance}")
@@ -326,12 +333,11 @@ def _check_system(system: str) -> None:
         raise ValueError(f"unknown system {system!r}; expected one of {', '.join(SYSTEMS)}")
 
 
+def _check_mode(mode: str) -> None:
+    if mode not in ROLL_MODES:
+        raise ModeError(f"unknown roll mode {mode!r}; expected one of {', '.join(ROLL_MODES)}")
+
+
 def _check_natural(natural: int) -> None:
     if natural not in D20_FACES:
         raise ValueError(f"a natural d20 is 1 to 20, not {natural}")
-
-
-def outcomes_for(system: str) -> Sequence[Outcome]:
-    """The outcomes ``system`` can produce, best first."""
-    _check_system(system)
-    return OUTCOMES_BY_SYSTEM[system]

@@ -14,22 +14,17 @@ from pydantic import (
     ConfigDict,
     Field,
     TypeAdapter,
-    ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from sheet_app.systems import (
-    ABILITIES,
     D20_SAVES,
     D20_SIZES,
     D20_SKILLS,
-    D20_TYPES,
     PF2E_SAVES,
     PF2E_SIZES,
     PF2E_SKILLS,
-    PF2E_TYPES,
-    ROLL_MODES,
     RUNARCANA_SIZES,
     RUNARCANA_SKILLS,
 )

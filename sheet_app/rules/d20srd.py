@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sheet_app.derived import (
-    AbilityValue,
     Carrying,
     Derived,
     HitPoints,

@@ -1,0 +1,151 @@
+"""``sheet-app roll FILE STAT [--dc N] [--mode MODE] [--seed N] [--json]`` (CONTRACT.md).
+
+Kept apart from ``sheet_app.cli`` so the main command line only wires it in with `add_parser`
+and `run`. Every failure a user can cause (a bad file, an unknown statistic, a mode the system
+lacks) prints one message to stderr and returns 2; none shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from sheet_app.checks import ROLL_MODES, ModeError, format_chance
+from sheet_app.derived import Derived, ModifierLine, Statistic
+from sheet_app.rolls import CheckRoll, NotRollableError, roll_statistic, statistic_odds
+
+__all__ = ["add_parser", "run"]
+
+EXIT_USAGE = 2
+PROG = "sheet-app roll"
+
+
+class _Failure(Exception):
+    """A user-caused problem; its message is printed as is."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``roll`` on the main command line's subparsers."""
+    parser = subparsers.add_parser(
+        "roll",
+        help="roll a statistic of a character",
+        description="Roll d20 + a statistic's total modifier, with the sheet's own roll modes "
+        "combined with --mode, and show the breakdown.",
+    )
+    parser.add_argument("file", metavar="FILE", help="a character file")
+    parser.add_argument("stat", metavar="STAT", help="a statistic id, e.g. skill:stealth")
+    parser.add_argument("--dc", type=int, help="judge the roll against this DC and show the odds")
+    parser.add_argument(
+        "--mode",
+        choices=ROLL_MODES,
+        default="normal",
+        help="ask for a roll mode (the system's own words); the sheet's modes still apply",
+    )
+    parser.add_argument("--seed", type=int, help="seed the dice so the roll can be repeated")
+    parser.add_argument("--json", action="store_true", help="print the roll as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Roll ``args.stat`` of the character in ``args.file``; 0 on success, 2 on a user error."""
+    try:
+        derived = _load_derived(Path(args.file))
+        stat = _find_statistic(derived, args.stat, args.file)
+        result = roll_statistic(
+            stat, derived.system, random.Random(args.seed), mode=args.mode, dc=args.dc
+        )
+        odds = None if args.dc is None else statistic_odds(stat, derived.system, args.dc, args.mode)
+    except (_Failure, ModeError, NotRollableError) as exc:
+        _emit(f"{PROG}: {exc}", sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        payload: dict[str, Any] = result.to_json()
+        if odds is not None:
+            payload["odds"] = odds.to_json()
+        _emit(json.dumps(payload, indent=2), sys.stdout)
+    else:
+        lines = [result.summary(), *_breakdown(result)]
+        if odds is not None:
+            lines.append(
+                "  odds: "
+                + ", ".join(
+                    f"{format_chance(p)} {o.replace('_', ' ')}"
+                    for o, p in odds.probabilities.items()
+                )
+            )
+        _emit("\n".join(lines), sys.stdout)
+    return 0
+
+
+def _load_derived(path: Path) -> Derived:
+    # Looked up by name at call time: io and rules are written alongside this module, and the
+    # lookup keeps `sheet-app roll --help` from importing the whole rules engine.
+    io = importlib.import_module("sheet_app.io")
+    rules = importlib.import_module("sheet_app.rules")
+    load_error: type[Exception] = io.LoadError
+    try:
+        character = io.load_character(path)
+    except load_error as exc:
+        raise _Failure(_load_message(path, exc)) from None
+    except OSError as exc:
+        raise _Failure(f"cannot read {path}: {exc.strerror or exc}") from None
+    derived: Derived = rules.derive(character)
+    return derived
+
+
+def _load_message(path: Path, exc: Exception) -> str:
+    problems: list[tuple[str, str]] = list(getattr(exc, "problems", None) or [])
+    if not problems:
+        return f"cannot load {path}: {exc}"
+    return "\n".join([f"cannot load {path}:", *(f"  {where}: {what}" for where, what in problems)])
+
+
+def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:
+    if wanted in derived.statistics:
+        return derived.statistics[wanted]
+    ids = sorted(derived.statistics)
+    key = wanted.strip().lower()
+    if key in derived.statistics:  # "Skill:Stealth"
+        return derived.statistics[key]
+    # "stealth" means skill:stealth; a typo means its nearest spellings.
+    suggestions = [i for i in ids if i.rsplit(":", 1)[-1] == key]
+    suggestions += [i for i in difflib.get_close_matches(key, ids, n=3) if i not in suggestions]
+    message = f"{file} has no statistic {wanted!r}"
+    if suggestions:
+        raise _Failure(f"{message}; did you mean {' or '.join(suggestions)}?")
+    rollable = [i for i in ids if derived.statistics[i].rollable]
+    raise _Failure(f"{message}; valid ids: {', '.join(rollable)}")
+
+
+def _breakdown(result: CheckRoll) -> list[str]:
+    """Indented lines under the summary: each modifier, then why the roll had its mode."""
+    width = max((len(line.label) for line in result.modifiers), default=0)
+    lines = [_modifier_line(line, width) for line in result.modifiers]
+    if explanation := result.resolved.explain():
+        lines.append(f"  mode: {explanation}")
+    return lines
+
+
+def _modifier_line(line: ModifierLine, width: int) -> str:
+    text = f"  {line.value:+3d}  {line.label:<{width}}  {line.type}"
+    if not line.applied:
+        text += f" — not applied: {line.reason}" if line.reason else " — not applied"
+    return text
+
+
+_ASCII = str.maketrans({"→": "->", "—": "--"})
+
+
+def _emit(text: str, stream: TextIO) -> None:
+    """Print without ever failing on a console that cannot show → or — (a Windows pipe)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        text = text.translate(_ASCII).encode("ascii", "replace").decode("ascii")
+    print(text, file=stream)
