@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     except ImportError:  # the dice layer is optional while it is being built
         pass
     else:
-        cli_roll.add_parser(sub)
+        cli_roll.add_parser(sub)  # type: ignore[arg-type]
     return parser
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import importlib
 import json
 import random
 import sys
@@ -83,26 +82,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load_derived(path: Path) -> Derived:
-    # Looked up by name at call time: io and rules are written alongside this module, and the
-    # lookup keeps `sheet-app roll --help` from importing the whole rules engine.
-    io = importlib.import_module("sheet_app.io")
-    rules = importlib.import_module("sheet_app.rules")
-    load_error: type[Exception] = io.LoadError
+    # Imported here, not at the top: `sheet-app roll --help` should not load the rules engine.
+    from sheet_app.io import LoadError, format_problem, load_character
+    from sheet_app.rules import derive
+
     try:
-        character = io.load_character(path)
-    except load_error as exc:
-        raise _Failure(_load_message(path, exc)) from None
+        character = load_character(path)
+    except LoadError as exc:
+        lines = [format_problem(problem) for problem in exc.problems] or [str(exc)]
+        raise _Failure(
+            "\n".join([f"cannot load {path}:", *(f"  {line}" for line in lines)])
+        ) from None
     except OSError as exc:
         raise _Failure(f"cannot read {path}: {exc.strerror or exc}") from None
-    derived: Derived = rules.derive(character)
-    return derived
-
-
-def _load_message(path: Path, exc: Exception) -> str:
-    problems: list[tuple[str, str]] = list(getattr(exc, "problems", None) or [])
-    if not problems:
-        return f"cannot load {path}: {exc}"
-    return "\n".join([f"cannot load {path}:", *(f"  {where}: {what}" for where, what in problems)])
+    return derive(character)
 
 
 def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:

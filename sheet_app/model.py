@@ -7,7 +7,7 @@ One model per system, chosen by the ``system`` key. Every model keeps unknown ke
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Final, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from sheet_app.systems import (
+    ABILITIES,
     D20_SAVES,
     D20_SIZES,
     D20_SKILLS,
@@ -29,8 +30,8 @@ from sheet_app.systems import (
     RUNARCANA_SKILLS,
 )
 
-FORMAT = "sheet-app/character"
-FORMAT_VERSION = 1
+FORMAT: Final = "sheet-app/character"
+FORMAT_VERSION: Final = 1
 
 _TARGET_RE = re.compile(
     r"^(check|ability|skill|save|attack|ac|perception|initiative|speed"
@@ -195,14 +196,18 @@ class RunarcanaAbilities(_Open):
     cha: _RunarcanaScore = 10
 
 
-def _skill_dict(known: dict[str, str]) -> Any:
+def _key_check(known: tuple[str, ...], what: str) -> Any:
     def check(value: dict[str, Any]) -> dict[str, Any]:
         for key in value:
             if key not in known:
-                raise ValueError(f"unknown skill {key!r} (known: {', '.join(sorted(known))})")
+                raise ValueError(f"unknown {what} {key!r} (known: {', '.join(known)})")
         return value
 
     return check
+
+
+def _skill_dict(known: dict[str, str]) -> Any:
+    return _key_check(tuple(sorted(known)), "skill")
 
 
 class RunarcanaCharacter(_Base):
@@ -211,14 +216,13 @@ class RunarcanaCharacter(_Base):
     abilities: RunarcanaAbilities = Field(default_factory=RunarcanaAbilities)
     proficiency_bonus: int | None = Field(default=None, ge=0, le=20)
     skills: dict[str, RunarcanaRank] = Field(default_factory=dict)
-    saves: dict[Literal["str", "dex", "con", "int", "wis", "cha"], RunarcanaSaveRank] = Field(
-        default_factory=dict
-    )
+    saves: dict[str, RunarcanaSaveRank] = Field(default_factory=dict)
     hit_points: DieHitPoints = Field(default_factory=DieHitPoints)
-    inventory: list[Item] = Field(default_factory=list, max_length=10_000)  # type: ignore[assignment]
+    inventory: list[Item] = Field(default_factory=list, max_length=10_000)
     armor: RunarcanaArmor = Field(default_factory=RunarcanaArmor)
 
     _skills_known = field_validator("skills")(_skill_dict(RUNARCANA_SKILLS))
+    _saves_known = field_validator("saves")(_key_check(ABILITIES, "save"))
 
 
 # --- pf2e --------------------------------------------------------------------------------
@@ -231,6 +235,10 @@ class Pf2eAbilities(_Open):
     cha: _Pf2eAttribute = 0
 
 
+def _all_trained(keys: tuple[str, ...]) -> dict[str, PF2eRank]:
+    return dict.fromkeys(keys, "trained")
+
+
 class Pf2eCharacter(_Base):
     system: Literal["pf2e"] = "pf2e"
     size: Literal["tiny", "small", "medium", "large", "huge", "gargantuan"] = "medium"
@@ -238,15 +246,16 @@ class Pf2eCharacter(_Base):
     abilities: Pf2eAbilities = Field(default_factory=Pf2eAbilities)
     perception: PF2eRank = "trained"
     skills: dict[str, PF2eRank] = Field(default_factory=dict)
-    saves: dict[Literal["fortitude", "reflex", "will"], PF2eRank] = Field(
-        default_factory=lambda: {"fortitude": "trained", "reflex": "trained", "will": "trained"}
+    saves: dict[str, PF2eRank] = Field(
+        default_factory=lambda: _all_trained(tuple(PF2E_SAVES))
     )
     weapon_proficiency: PF2eRank = "trained"
     hit_points: Pf2eHitPoints = Field(default_factory=Pf2eHitPoints)
-    inventory: list[Pf2eItem] = Field(default_factory=list, max_length=10_000)  # type: ignore[assignment]
+    inventory: list[Pf2eItem] = Field(default_factory=list, max_length=10_000)
     armor: Pf2eArmor = Field(default_factory=Pf2eArmor)
 
     _skills_known = field_validator("skills")(_skill_dict(PF2E_SKILLS))
+    _saves_known = field_validator("saves")(_key_check(tuple(PF2E_SAVES), "save"))
 
 
 # --- d20srd ------------------------------------------------------------------------------
@@ -271,15 +280,16 @@ class D20Character(_Base):
     ] = "medium"
     abilities: D20Abilities = Field(default_factory=D20Abilities)
     skill_ranks: dict[str, Annotated[int, Field(ge=0, le=50)]] = Field(default_factory=dict)
-    base_saves: dict[Literal["fortitude", "reflex", "will"], Annotated[int, Field(ge=0, le=30)]] = (
-        Field(default_factory=lambda: {"fortitude": 0, "reflex": 0, "will": 0})
+    base_saves: dict[str, Annotated[int, Field(ge=0, le=30)]] = Field(
+        default_factory=lambda: {"fortitude": 0, "reflex": 0, "will": 0}
     )
     base_attack_bonus: int = Field(default=0, ge=0, le=40)
     hit_points: DieHitPoints = Field(default_factory=DieHitPoints)
-    inventory: list[Item] = Field(default_factory=list, max_length=10_000)  # type: ignore[assignment]
+    inventory: list[Item] = Field(default_factory=list, max_length=10_000)
     armor: D20Armor = Field(default_factory=D20Armor)
 
     _skills_known = field_validator("skill_ranks")(_skill_dict(D20_SKILLS))
+    _saves_known = field_validator("base_saves")(_key_check(tuple(D20_SAVES), "save"))
 
 
 Character = Annotated[

@@ -47,7 +47,9 @@ RUNARCANA_SKILLS: Final[dict[str, str]] = {
     "performance": "cha",
     "persuasion": "cha",
 }
-RUNARCANA_RANKS: Final[tuple[str, ...]] = ("untrained", "proficient", "expertise", "expertise_twice")
+RUNARCANA_RANKS: Final[tuple[str, ...]] = (
+    "untrained", "proficient", "expertise", "expertise_twice",
+)
 RUNARCANA_SIZES: Final[tuple[str, ...]] = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 # --- pf2e --------------------------------------------------------------------------------

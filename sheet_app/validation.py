@@ -28,9 +28,8 @@ def semantic_problems(character: AnyCharacter) -> list[Problem]:
             where = f"effects.{ei}.modifiers.{mi}"
             if mod.mode is not None and mod.mode not in ROLL_MODES[system]:
                 allowed = ", ".join(ROLL_MODES[system]) or "none"
-                problems.append(
-                    (f"{where}.mode", f"{system} has no {mod.mode!r} roll mode (allowed: {allowed})")
-                )
+                message = f"{system} has no {mod.mode!r} roll mode (allowed: {allowed})"
+                problems.append((f"{where}.mode", message))
             if mod.type is not None and not type_allowed(system, mod.type):
                 problems.append(
                     (
@@ -40,9 +39,9 @@ def semantic_problems(character: AnyCharacter) -> list[Problem]:
                     )
                 )
             for ti, target in enumerate(mod.targets):
-                message = _target_problem(system, target)
-                if message:
-                    problems.append((f"{where}.targets.{ti}", message))
+                target_problem = _target_problem(system, target)
+                if target_problem:
+                    problems.append((f"{where}.targets.{ti}", target_problem))
     return problems
 
 

@@ -158,12 +158,12 @@ def test_pf2e_max_hp() -> None:
 
 def test_pf2e_bulk_encumbrance() -> None:
     light = [{"name": "Torch", "quantity": 19, "bulk": "L"}]
-    d = derive(make("pf2e", abilities={"str": 1}, inventory=light + [
-        {"name": "Armor", "quantity": 1, "bulk": 5}]))
+    d = derive(make("pf2e", abilities={"str": 1}, inventory=[
+        *light, {"name": "Armor", "quantity": 1, "bulk": 5}]))
     # 19 L = 1 Bulk (fractions of ten L's don't count): 6 Bulk ≤ 5 + 1.
     assert d.carrying.carried == 6 and d.carrying.state == "unencumbered"
-    d = derive(make("pf2e", abilities={"str": 1, "dex": 3}, inventory=light + [
-        {"name": "Armor", "quantity": 1, "bulk": 6}]))
+    d = derive(make("pf2e", abilities={"str": 1, "dex": 3}, inventory=[
+        *light, {"name": "Armor", "quantity": 1, "bulk": 6}]))
     assert d.carrying.state == "encumbered"
     assert d.speed.total == 25 - 10
     ac = d.statistics["ac"]
@@ -189,7 +189,7 @@ def test_runarcana_expertise() -> None:
     """E: PB +3: proficient +3, expertise +6, expertise twice +7, not proficient 0."""
     skills = {"arcana": "proficient", "history": "expertise", "nature": "expertise_twice"}
     d = derive(make("runarcana", level=5, skills=skills))
-    prof = {s: [m for m in d.statistics[f"skill:{s}"].modifiers if m.type == "proficiency"][0]
+    prof = {s: next(m for m in d.statistics[f"skill:{s}"].modifiers if m.type == "proficiency")
             for s in ("arcana", "history", "nature", "religion")}
     assert {s: m.value for s, m in prof.items()} == {
         "arcana": 3, "history": 6, "nature": 7, "religion": 0}
@@ -345,8 +345,8 @@ def test_d20_deflection_does_not_stack() -> None:
     d = _d20_ac(effect("Shield of Faith", mod("deflection", 2, "ac")),
                 effect("Ring", mod("deflection", 3, "ac")))
     assert d.statistics["ac"].total == 13
-    assert "a higher deflection bonus applies (+3 Ring)" == line(
-        d.statistics["ac"], "Shield of Faith").reason
+    reason = line(d.statistics["ac"], "Shield of Faith").reason
+    assert reason == "a higher deflection bonus applies (+3 Ring)"
 
 
 def test_d20_dodge_stacks_from_two_sources() -> None:

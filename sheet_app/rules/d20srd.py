@@ -47,7 +47,7 @@ SIZE_CARRY_FACTOR = {"fine": 0.125, "diminutive": 0.25, "tiny": 0.5, "small": 0.
 LOAD_LIMITS = {"encumbered": (3, -3), "heavily_encumbered": (1, -6)}
 """Medium and heavy load: (max Dex bonus, check penalty)."""
 TOUCH_DROPS = frozenset({"armor", "shield", "natural_armor"})
-COMPONENT_TARGETS = {"armor": "ac:armor", "shield": "ac:shield", "natural_armor": "ac:natural_armor"}
+COMPONENT_TARGETS = {kind: f"ac:{kind}" for kind in TOUCH_DROPS}
 
 
 def heavy_load(strength: int) -> float:
@@ -229,12 +229,12 @@ def _armor_classes(
             "shield": ("Shield", armor.shield_bonus),
             "natural_armor": ("Natural armor", armor.natural_armor)}
     for kind, (label, value) in worn.items():
+        words = kind.replace("_", " ")
         enh = stack_d20(effects.contributions((COMPONENT_TARGETS[kind],)), ctx)
         applied = [line for line in enh if line.applied] if value else []
         lost = [
-            ModifierLine(f"{line.label} (enhancement to {kind.replace('_', ' ')})", line.type,
-                         line.value, False,
-                         line.reason or f"no {kind.replace('_', ' ')} bonus to enhance", line.source)
+            ModifierLine(f"{line.label} (enhancement to {words})", line.type, line.value, False,
+                         line.reason or f"no {words} bonus to enhance", line.source)
             for line in enh if not line.applied or not value
         ]
         component_lines.extend(lost)

@@ -68,12 +68,13 @@ def carrying(character: RunarcanaCharacter, strength: int) -> Carrying:
             effects = ("over capacity: can only push or drag, speed 5 ft",)
             speed_cap = 5
         penalty = max(0, character.speed - speed_cap)
-        return Carrying("kg", capacity, push, carried, "over_capacity", penalty, enc, heavy, effects)
+        return Carrying("kg", capacity, push, carried, "over_capacity", penalty, enc, heavy,
+                        effects)
     if heavy is not None and carried > heavy:
         return Carrying(
             "kg", capacity, push, carried, "heavily_encumbered", 20, enc, heavy,
-            ("speed -20 ft",
-             "disadvantage on ability checks, attack rolls and saving throws using Str, Dex or Con"),
+            ("speed -20 ft", "disadvantage on ability checks, attack rolls and saving throws "
+             "using Str, Dex or Con"),
         )
     if enc is not None and carried > enc:
         return Carrying("kg", capacity, push, carried, "encumbered", 10, enc, heavy,

@@ -80,7 +80,9 @@ def die_hit_points(
                 f"{span}: average {average} × {len(averaged)}", "base", sum(averaged)
             ).line()
         )
-    lines.append(Contribution(f"{con_label} {con_mod:+d} × {level}", "ability", con_mod * level).line())
+    lines.append(
+        Contribution(f"{con_label} {con_mod:+d} × {level}", "ability", con_mod * level).line()
+    )
     floor_gain = sum(max(0, 1 - (roll + con_mod)) for roll in per_level)
     if floor_gain:
         lines.append(
