@@ -106,7 +106,11 @@ def _new(args: argparse.Namespace) -> int:
 
 def _emit(text: str, output: str | None) -> int:
     if output:
-        write_text_atomic(Path(output), text)
+        try:
+            write_text_atomic(Path(output), text)
+        except OSError as exc:  # name the file asked for, not the temporary beside it
+            print(f"sheet-app: {output}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+            return EXIT_USAGE
     else:
         sys.stdout.write(text)
     return 0

@@ -70,13 +70,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         lines = [result.summary(), *_breakdown(result)]
         if odds is not None:
-            lines.append(
-                "  odds: "
-                + ", ".join(
-                    f"{format_chance(p)} {o.replace('_', ' ')}"
-                    for o, p in odds.probabilities.items()
-                )
+            chances = (
+                f"{format_chance(p)} {o.replace('_', ' ')}" for o, p in odds.probabilities.items()
             )
+            lines.append(f"  odds: {', '.join(chances)}")
         _emit("\n".join(lines), sys.stdout)
     return 0
 
@@ -90,9 +87,9 @@ def _load_derived(path: Path) -> Derived:
         character = load_character(path)
     except LoadError as exc:
         lines = [format_problem(problem) for problem in exc.problems] or [str(exc)]
-        raise _Failure(
-            "\n".join([f"cannot load {path}:", *(f"  {line}" for line in lines)])
-        ) from None
+        if len(exc.problems) == 1 and not exc.problems[0][0]:
+            raise _Failure(lines[0]) from None  # a file-level problem names the file already
+        raise _Failure("\n".join([f"cannot load {path}:", *(f"  {x}" for x in lines)])) from None
     except OSError as exc:
         raise _Failure(f"cannot read {path}: {exc.strerror or exc}") from None
     return derive(character)

@@ -11,7 +11,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +49,13 @@ def load_character(path: str | os.PathLike[str]) -> AnyCharacter:
     try:
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise LoadError([("", f"{p}: file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")])
-        raw = p.read_bytes()
+            too_big = f"{p}: file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+            raise LoadError([("", too_big)], str(p))
+        with p.open("rb") as handle:  # bounded: a device or pipe reports no size (/dev/zero)
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            too_big = f"{p}: more than {MAX_FILE_BYTES:,} bytes; not a character file"
+            raise LoadError([("", too_big)], str(p))
     except FileNotFoundError:
         raise LoadError([("", f"{p}: no such file")], str(p)) from None
     except IsADirectoryError:
@@ -124,12 +129,13 @@ def character_from_data(data: Any, source: str = "") -> AnyCharacter:
     if not isinstance(data, dict):
         where = f"{source}: " if source else ""
         raise LoadError([("", f"{where}expected a JSON object, got {_json_kind(data)}")], source)
-    problems = _header_problems(data)
+    problems = _header_problems(data) + _text_problems(data)
     if problems:
         raise LoadError(problems, source)
     data = migrate({k: v for k, v in data.items() if k != "derived"})  # exports carry it
     try:
-        character = CHARACTER_ADAPTER.validate_python(data)
+        # strict: JSON types must match (no true → 1, "3" → 3, "no" → False)
+        character = CHARACTER_ADAPTER.validate_python(data, strict=True)
     except ValidationError as exc:
         raise LoadError(_pydantic_problems(exc), source) from None
     semantic = semantic_problems(character)
@@ -138,14 +144,54 @@ def character_from_data(data: Any, source: str = "") -> AnyCharacter:
     return character
 
 
+def _text_problems(data: dict[str, Any]) -> list[Problem]:
+    """Strings (and keys) that can't be written back as UTF-8: JSON's ``\\udc80`` escapes
+    decode to lone surrogates, which would load fine and then fail on every save or export."""
+    problems: list[Problem] = []
+    stack: list[tuple[tuple[str, ...], Any]] = [((), data)]
+    while stack:  # iterative: data handed in by a caller has no depth limit
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                child = (*path, str(key))
+                if isinstance(key, str) and not _encodable(key):
+                    problems.append((_dotted(child), "key is not valid Unicode text "
+                                                      "(an unpaired surrogate escape)"))
+                stack.append((child, item))
+        elif isinstance(value, list):
+            stack.extend(((*path, str(i)), item) for i, item in enumerate(value))
+        elif isinstance(value, str) and not _encodable(value):
+            problems.append(
+                (_dotted(path), "not valid Unicode text (an unpaired surrogate escape)")
+            )
+    return sorted(problems)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _dotted(parts: Sequence[object]) -> str:
+    """A problem's path, one printable line even when a hostile key holds a newline or an
+    escape sequence (such parts are shown JSON-quoted)."""
+    return ".".join(
+        str(part) if str(part).isprintable() and _encodable(str(part))
+        else json.dumps(str(part)) for part in parts
+    )
+
+
 def _header_problems(data: dict[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     fmt = data.get("format")
     if fmt != FORMAT:
-        problems.append(("format", f"expected {FORMAT!r}, got {fmt!r}"))
+        problems.append(("format", f"expected {FORMAT!r}, got {_short(fmt)}"))
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        problems.append(("version", f"expected a whole number, got {version!r}"))
+        problems.append(("version", f"expected a whole number, got {_short(version)}"))
     elif version > FORMAT_VERSION:
         problems.append(
             ("version", f"format version {version} is newer than this app reads "
@@ -156,7 +202,7 @@ def _header_problems(data: dict[str, Any]) -> list[Problem]:
     system = data.get("system")
     if system not in SYSTEMS:
         problems.append(
-            ("system", f"unknown system {system!r} (expected one of {', '.join(SYSTEMS)})")
+            ("system", f"unknown system {_short(system)} (expected one of {', '.join(SYSTEMS)})")
         )
     return problems
 
@@ -182,7 +228,7 @@ def _pydantic_problems(exc: ValidationError) -> list[Problem]:
             message = "unknown key"
         if err["type"] == "literal_error" or "Input should be" in message:
             message = f"{message} (got {_short(err.get('input'))})"
-        problems.append((".".join(loc), message))
+        problems.append((_dotted(loc), message))
     return problems
 
 

@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from sheet_app.rolls import RollRecord
 from sheet_app.systems import (
     ABILITIES,
     D20_SAVES,
@@ -175,7 +176,7 @@ class _Base(_Open):
     effects: list[Effect] = Field(default_factory=list, max_length=2_000)
     options: Options = Field(default_factory=Options)
     notes: str = Field(default="", max_length=100_000)
-    roll_log: list[dict[str, Any]] = Field(default_factory=list, max_length=1_000)
+    roll_log: list[RollRecord] = Field(default_factory=list, max_length=1_000)
 
     def dump(self) -> dict[str, Any]:
         """The JSON-ready dict of this character, unknown keys included."""
@@ -316,4 +317,13 @@ def new_character(system: str, name: str = "") -> AnyCharacter:
 
 
 def json_schema() -> dict[str, Any]:
-    return CHARACTER_ADAPTER.json_schema(by_alias=True)
+    """The JSON Schema of the file format. ``format``, ``version`` and ``system`` are required
+    (the loader refuses a file without them, so the schema says so too)."""
+    schema = CHARACTER_ADAPTER.json_schema(by_alias=True)
+    for model in MODELS.values():
+        schema["$defs"][model.__name__]["required"] = ["format", "version", "system"]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "sheet-app character, format version 1",
+        **schema,
+    }

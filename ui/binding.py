@@ -98,6 +98,7 @@ class Binder(QObject):
         self._inputs: list[tuple[Path_, Callable[[Any], None]]] = []
         self._derived: defaultdict[DerivedKey, list[Callable[[Any], None]]] = defaultdict(list)
         self._all_derived: list[Callable[[Derived], None]] = []
+        self._changes: list[tuple[Path_, Callable[[Change], None]]] = []
         self.updates = 0
         """How many display callbacks the last change triggered (tests and benchmarks)."""
         document.edited.connect(self._on_edited)
@@ -107,6 +108,7 @@ class Binder(QObject):
         self._inputs.clear()
         self._derived.clear()
         self._all_derived.clear()
+        self._changes.clear()
 
     # --- registering ---------------------------------------------------------------------
     def bind_input(self, path: Path_, refresh: Callable[[Any], None]) -> None:
@@ -114,6 +116,11 @@ class Binder(QObject):
         and once now."""
         self._inputs.append((path, refresh))
         refresh(self.document.value(path))
+
+    def bind_change(self, path: Path_, react: Callable[[Change], None]) -> None:
+        """``react(change)`` runs for every change touching ``path`` (table models use this
+        to turn inserts and removals into row signals)."""
+        self._changes.append((path, react))
 
     def bind_derived(self, key: DerivedKey, show: Callable[[Any], None]) -> None:
         """``show(part)`` runs when that part of the snapshot changes, and once now."""
@@ -131,6 +138,9 @@ class Binder(QObject):
         for path, refresh in self._inputs:
             if change.touches(path):
                 refresh(value(path))
+        for path, react in self._changes:
+            if change.touches(path):
+                react(change)
 
     def _on_derived(self, old: Derived, new: Derived) -> None:
         count = 0

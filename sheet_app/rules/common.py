@@ -10,8 +10,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from sheet_app import checks
 from sheet_app.derived import ModeSource, ModifierLine, RollMode
 from sheet_app.model import AnyCharacter, Modifier
+from sheet_app.systems import ROLL_MODES
 
 
 def ability_modifier(score: int) -> int:
@@ -98,20 +100,13 @@ def _gather(table: dict[str, list[IndexedModifier]], keys: Iterable[str]) -> lis
 
 
 def resolve_mode(system: str, sources: Sequence[ModeSource]) -> RollMode:
-    """Combine every mode that acts on a roll, per the system.
+    """The mode the sheet itself imposes, by the one set of rules in `sheet_app.checks`.
 
-    runarcana: any advantage with any disadvantage is a normal roll, whatever the counts;
-    several of one kind still add one die. pf2e: at most one fortune and one misfortune
-    act; both together cancel. d20srd has no roll modes.
+    A mode the system doesn't have can't reach a loaded file (validation refuses it); should
+    one come from elsewhere it is ignored here rather than breaking every number on the sheet.
     """
-    kinds = {s.mode for s in sources} - {"normal"}
-    if system == "runarcana":
-        adv, dis = "advantage" in kinds, "disadvantage" in kinds
-        return "normal" if adv == dis else ("advantage" if adv else "disadvantage")
-    if system == "pf2e":
-        fortune, misfortune = "fortune" in kinds, "misfortune" in kinds
-        return "normal" if fortune == misfortune else ("fortune" if fortune else "misfortune")
-    return "normal"
+    allowed = ROLL_MODES[system]
+    return checks.resolve_mode(system, [s for s in sources if s.mode in allowed]).mode
 
 
 def combine_multipliers(multipliers: Iterable[float]) -> float:

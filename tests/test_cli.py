@@ -1,0 +1,419 @@
+"""The headless command line: new, validate, export (with --derived), schema.
+
+Bad files are covered in ``test_io``; this module checks what the commands produce from good
+input, that ``new -o`` never clobbers a file by accident, and that no command imports Qt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheet_app.io import character_from_data, character_json, dumps, load_character
+from sheet_app.rules import derive
+from sheet_app.systems import ABILITIES, D20_SKILLS, PF2E_SKILLS, RUNARCANA_SKILLS
+from tests.conftest import (
+    ROOT,
+    SAMPLES,
+    SYSTEM_IDS,
+    Run,
+    run_subprocess,
+    snapshot,
+    with_unknown_keys,
+)
+
+Cli = Callable[..., Run]
+
+
+# --- new ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_new_prints_a_blank_valid_character(cli: Cli, system: str) -> None:
+    run = cli("new", "--system", system, "--name", "Blank")
+    assert run.code == 0 and run.err == ""
+    data = json.loads(run.out)
+    assert data["format"] == "sheet-app/character" and data["version"] == 1
+    assert data["system"] == system and data["name"] == "Blank"
+    character = character_from_data(data)
+    assert character_json(character) == data  # already normalised
+    snapshot_ = derive(character)
+    assert snapshot_.system == system and snapshot_.hit_points.max >= 1
+    assert "ac" in snapshot_.statistics and "initiative" in snapshot_.statistics
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_new_to_a_file_validates(cli: Cli, tmp_path: Path, system: str) -> None:
+    out = tmp_path / f"{system}.json"
+    run = cli("new", "--system", system, "-o", out)
+    assert run.code == 0 and run.out == "" and run.err == ""
+    assert load_character(out).system == system
+    run = cli("validate", out)
+    assert run.code == 0 and run.out == f"{out}: valid\n" and run.err == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == [out.name]
+
+
+def test_new_refuses_to_overwrite_without_force(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "mine.json"
+    out.write_bytes(SAMPLES["runarcana"].read_bytes())
+    before = snapshot(out)
+    run = cli("new", "--system", "pf2e", "-o", out)
+    assert run.code == 2 and run.out == "" and "Traceback" not in run.err
+    assert len(run.err_lines) == 1 and "--force" in run.err and str(out) in run.err
+    assert snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]
+
+    run = cli("new", "--system", "pf2e", "-o", out, "--force")
+    assert run.code == 0
+    assert load_character(out).system == "pf2e"
+
+
+def test_new_refuses_in_a_subprocess_too(tmp_path: Path) -> None:
+    out = tmp_path / "mine.json"
+    out.write_text("not even a character\n")
+    before = snapshot(out)
+    run = run_subprocess("new", "--system", "d20srd", "-o", out)
+    assert run.code == 2 and "Traceback" not in run.err and "--force" in run.err
+    assert snapshot(out) == before
+
+
+def test_new_into_a_missing_folder_names_the_file(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "pc.json"
+    run = cli("new", "--system", "pf2e", "-o", out)
+    assert run.code == 2 and "Traceback" not in run.err
+    assert run.err_lines == [f"sheet-app: {out}: cannot write (No such file or directory)"]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["frobnicate"],
+        ["new"],
+        ["new", "--system", "dnd5e"],
+        ["validate"],
+        ["export"],
+        ["export", str(SAMPLES["pf2e"]), "--bogus"],
+    ],
+    ids=["nothing", "unknown-command", "new-no-system", "new-bad-system", "validate-no-file",
+         "export-no-file", "export-bad-flag"],
+)
+def test_usage_errors_exit_2_with_one_line(cli: Cli, args: list[str]) -> None:
+    run = cli(*args)
+    assert run.code == 2 and run.out == "" and "Traceback" not in run.err
+    assert len(run.err_lines) == 1 and run.err_lines[0].startswith("sheet-app")
+
+
+# --- validate and export -----------------------------------------------------------------
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_validate_sample(cli: Cli, system: str) -> None:
+    before = snapshot(SAMPLES[system])
+    run = cli("validate", SAMPLES[system])
+    assert (run.code, run.out, run.err) == (0, f"{SAMPLES[system]}: valid\n", "")
+    assert snapshot(SAMPLES[system]) == before
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_export_is_the_normalised_document(cli: Cli, tmp_path: Path, system: str) -> None:
+    run = cli("export", SAMPLES[system])
+    assert run.code == 0 and run.err == ""
+    expected = character_json(load_character(SAMPLES[system]))
+    assert json.loads(run.out) == expected
+    assert run.out == dumps(expected)
+    assert "derived" not in expected
+
+    out = tmp_path / "out.json"
+    run = cli("export", SAMPLES[system], "-o", out)
+    assert run.code == 0 and run.out == ""
+    assert out.read_text(encoding="utf-8") == dumps(expected)
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+@pytest.mark.parametrize("unknown", [False, True], ids=["sample", "unknown-keys"])
+def test_export_load_export_is_identical(cli: Cli, tmp_path: Path, system: str,
+                                         unknown: bool) -> None:
+    source = tmp_path / "in.json"
+    data = json.loads(SAMPLES[system].read_text())
+    source.write_text(json.dumps(with_unknown_keys(data) if unknown else data))
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert cli("export", source, "-o", first).code == 0
+    assert cli("export", first, "-o", second).code == 0
+    assert first.read_bytes() == second.read_bytes()
+    exported = json.loads(first.read_text())
+    if unknown:
+        assert exported["x_future"]["nested"] == [1, {"deeper": None}]
+        assert exported["abilities"]["x_abilities"] == ["abilities", 1.5]
+        assert exported["effects"][-1]["modifiers"][0]["x_note"] == {"a": 1}
+    else:
+        assert "x_future" not in exported
+
+
+def test_export_round_trip_in_a_subprocess(tmp_path: Path) -> None:
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(with_unknown_keys(json.loads(SAMPLES["d20srd"].read_text()))))
+    first = run_subprocess("export", source)
+    assert first.code == 0 and first.err == ""
+    again = tmp_path / "again.json"
+    again.write_text(first.out, encoding="utf-8")
+    second = run_subprocess("export", again)
+    assert second.code == 0 and second.out == first.out
+
+
+# --- export --derived --------------------------------------------------------------------
+STATISTIC_IDS = {
+    "runarcana": {*(f"ability:{a}" for a in ABILITIES), *(f"skill:{s}" for s in RUNARCANA_SKILLS),
+                  *(f"save:{a}" for a in ABILITIES), "initiative", "ac", "attack:melee",
+                  "attack:ranged"},
+    "pf2e": {*(f"skill:{s}" for s in PF2E_SKILLS), "save:fortitude", "save:reflex", "save:will",
+             "perception", "initiative", "ac", "attack:melee", "attack:ranged"},
+    "d20srd": {*(f"ability:{a}" for a in ABILITIES), *(f"skill:{s}" for s in D20_SKILLS),
+               "save:fortitude", "save:reflex", "save:will", "initiative", "ac", "ac:touch",
+               "ac:flat_footed", "attack:melee", "attack:ranged"},
+}
+ROLL_MODES = {"normal", "advantage", "disadvantage", "fortune", "misfortune"}
+CARRY_STATES = {"unencumbered", "encumbered", "heavily_encumbered", "over_capacity"}
+
+
+def check_derived_block(system: str, derived: dict[str, Any]) -> None:
+    """The ``derived`` block has every key CONTRACT.md fixes, with values of the right kind."""
+    assert set(derived["abilities"]) == set(ABILITIES)
+    for value in derived["abilities"].values():
+        assert {"base", "score", "modifier"} <= set(value)
+        assert isinstance(value["modifier"], int)
+    pb = derived["proficiency_bonus"]
+    assert isinstance(pb, int) if system == "runarcana" else pb is None or isinstance(pb, int)
+    assert STATISTIC_IDS[system] <= set(derived["statistics"])
+    for stat_id, stat in derived["statistics"].items():
+        assert {"label", "total", "roll_mode", "modifiers"} <= set(stat), stat_id
+        assert isinstance(stat["label"], str) and stat["label"]
+        assert isinstance(stat["total"], int) and not isinstance(stat["total"], bool)
+        assert stat["roll_mode"] in ROLL_MODES
+        assert stat["modifiers"], stat_id
+        for line in stat["modifiers"]:
+            assert set(line) >= {"label", "type", "value", "applied", "reason"}, line
+            assert isinstance(line["applied"], bool) and isinstance(line["value"], int)
+            assert (line["reason"] is None) == line["applied"], line
+    assert isinstance(derived["passive"], dict) and derived["passive"]
+    if system in ("runarcana", "pf2e"):
+        assert isinstance(derived["passive"]["perception"], int)
+    assert isinstance(derived["hit_points"]["max"], int) and derived["hit_points"]["max"] >= 1
+    carrying = derived["carrying"]
+    assert {"unit", "capacity", "push_drag_lift", "carried", "state", "speed_penalty"} <= set(
+        carrying)
+    assert carrying["unit"] == {"runarcana": "kg", "pf2e": "bulk", "d20srd": "lb"}[system]
+    assert carrying["state"] in CARRY_STATES
+    for key in ("capacity", "push_drag_lift", "carried", "speed_penalty"):
+        assert isinstance(carrying[key], int | float) and carrying[key] >= 0
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_export_derived_has_the_contract_keys(cli: Cli, system: str) -> None:
+    run = cli("export", "--derived", SAMPLES[system])
+    assert run.code == 0 and run.err == ""
+    data = json.loads(run.out)
+    character = load_character(SAMPLES[system])
+    derived = data.pop("derived")
+    assert data == character_json(character)
+    check_derived_block(system, derived)
+    assert derived == json.loads(json.dumps(derive(character).to_json()))
+
+
+def test_runarcana_sample_derived_values() -> None:
+    """Spot values of the contract's example character (Lux): the block carries real numbers."""
+    derived = character_json(load_character(SAMPLES["runarcana"]), derived=True)["derived"]
+    assert derived["abilities"]["str"] == {"base": 8, "score": 8, "modifier": -1}
+    assert derived["proficiency_bonus"] == 2
+    assert derived["carrying"]["unit"] == "kg" and derived["carrying"]["capacity"] == 56
+    assert derived["carrying"]["push_drag_lift"] == 112
+    stealth = derived["statistics"]["skill:stealth"]
+    assert [(m["label"], m["applied"]) for m in stealth["modifiers"]][:2] == [
+        ("Dexterity", True), ("Proficiency", True)]
+
+
+def test_checker_catches_a_broken_derived_block() -> None:
+    derived = character_json(load_character(SAMPLES["pf2e"]), derived=True)["derived"]
+    check_derived_block("pf2e", derived)
+    broken = json.loads(json.dumps(derived))
+    del broken["carrying"]["push_drag_lift"]
+    with pytest.raises(AssertionError):
+        check_derived_block("pf2e", broken)
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_exported_derived_file_imports(cli: Cli, tmp_path: Path, system: str) -> None:
+    with_derived = tmp_path / "with_derived.json"
+    assert cli("export", "--derived", SAMPLES[system], "-o", with_derived).code == 0
+    assert "derived" in json.loads(with_derived.read_text())
+    run = cli("validate", with_derived)
+    assert run.code == 0 and run.err == ""
+    run = cli("export", with_derived)
+    assert run.code == 0
+    assert json.loads(run.out) == character_json(load_character(SAMPLES[system]))
+
+
+# --- schema ------------------------------------------------------------------------------
+ANNOTATIONS = {"title", "description", "default", "examples", "$schema", "$defs"}
+
+
+def schema_errors(value: Any, schema: dict[str, Any], root: dict[str, Any],
+                  path: str = "$") -> list[str]:
+    """A small JSON Schema checker for the keywords pydantic emits (jsonschema isn't a
+    dependency). An unknown keyword fails loudly rather than being skipped."""
+    errors: list[str] = []
+    unknown = set(schema) - ANNOTATIONS - {
+        "$ref", "type", "const", "enum", "anyOf", "oneOf", "discriminator", "properties",
+        "required", "additionalProperties", "items", "minimum", "maximum", "maxLength",
+        "minLength", "maxItems", "minItems"}
+    if unknown:
+        raise NotImplementedError(f"{path}: keywords {sorted(unknown)}")
+    if "$ref" in schema:
+        target: Any = root
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        errors += schema_errors(value, target, root, path)
+    kinds = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+    if "type" in schema:
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        ok = False
+        for t in types:
+            if t == "integer":
+                ok |= isinstance(value, int) and not isinstance(value, bool)
+            elif t == "number":
+                ok |= isinstance(value, int | float) and not isinstance(value, bool)
+            else:
+                ok |= isinstance(value, kinds[t])
+        if not ok:
+            return [*errors, f"{path}: {value!r} is not {types}"]
+    if "const" in schema and value != schema["const"]:
+        errors.append(f"{path}: {value!r} != {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{path}: {value!r} not in {schema['enum']}")
+    if "anyOf" in schema and all(schema_errors(value, s, root, path) for s in schema["anyOf"]):
+        errors.append(f"{path}: matches none of anyOf")
+    if "oneOf" in schema:
+        if "discriminator" in schema:
+            tag = value.get(schema["discriminator"]["propertyName"])
+            ref = schema["discriminator"]["mapping"].get(tag)
+            if ref is None:
+                errors.append(f"{path}: unknown discriminator {tag!r}")
+            else:
+                errors += schema_errors(value, {"$ref": ref}, root, path)
+        elif sum(not schema_errors(value, s, root, path) for s in schema["oneOf"]) != 1:
+            errors.append(f"{path}: must match exactly one of oneOf")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            errors.append(f"{path}: {value} < {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            errors.append(f"{path}: {value} > {schema['maximum']}")
+    if isinstance(value, str):
+        if len(value) > schema.get("maxLength", len(value)):
+            errors.append(f"{path}: too long")
+        if len(value) < schema.get("minLength", 0):
+            errors.append(f"{path}: too short")
+    if isinstance(value, list):
+        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
+            errors.append(f"{path}: wrong number of items")
+        if "items" in schema:
+            for i, item in enumerate(value):
+                errors += schema_errors(item, schema["items"], root, f"{path}[{i}]")
+    if isinstance(value, dict):
+        errors += [f"{path}: missing {key!r}" for key in schema.get("required", [])
+                   if key not in value]
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for key, item in value.items():
+            if key in properties:
+                errors += schema_errors(item, properties[key], root, f"{path}.{key}")
+            elif extra is False:
+                errors.append(f"{path}: unexpected key {key!r}")
+            elif isinstance(extra, dict):
+                errors += schema_errors(item, extra, root, f"{path}.{key}")
+    return errors
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, "-m", "sheet_app", "schema"], capture_output=True,
+                          text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          check=False, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == ""
+    data = json.loads(proc.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_schema_is_a_discriminated_union_of_the_three_systems(
+    cli: Cli, schema: dict[str, Any]
+) -> None:
+    assert cli("schema").out == json.dumps(schema, indent=2) + "\n"
+    assert schema["discriminator"]["propertyName"] == "system"
+    mapping = schema["discriminator"]["mapping"]
+    assert set(mapping) == set(SYSTEM_IDS)
+    assert {alt["$ref"] for alt in schema["oneOf"]} == set(mapping.values())
+    for system, ref in mapping.items():
+        definition = schema["$defs"][ref.removeprefix("#/$defs/")]
+        assert definition["type"] == "object"
+        assert definition["properties"]["system"]["const"] == system
+        assert {"format", "version", "system"} <= set(definition["required"])
+        assert definition.get("additionalProperties", True) is not False  # unknown keys kept
+        assert {"abilities", "effects", "inventory", "hit_points", "level"} <= set(
+            definition["properties"])
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_samples_and_blank_sheets_conform_to_the_schema(cli: Cli, schema: dict[str, Any],
+                                                        system: str) -> None:
+    sample = json.loads(SAMPLES[system].read_text())
+    assert schema_errors(sample, schema, schema) == []
+    assert schema_errors(json.loads(cli("export", SAMPLES[system]).out), schema, schema) == []
+    assert schema_errors(json.loads(cli("new", "--system", system).out), schema, schema) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        ({"level": 0}, "$.level: 0 < 1"),
+        ({"level": "3"}, "$.level: '3' is not ['integer']"),
+        ({"system": "dnd5e"}, "unknown discriminator 'dnd5e'"),
+        ({"effects": [{"active": 1}]}, "$.effects[0].active"),
+        ({"format": None}, "$.format"),
+    ],
+)
+def test_schema_checker_rejects_what_the_loader_rejects(schema: dict[str, Any],
+                                                        change: dict[str, Any],
+                                                        fragment: str) -> None:
+    sample = {**json.loads(SAMPLES["runarcana"].read_text()), **change}
+    errors = schema_errors(sample, schema, schema)
+    assert any(fragment in e for e in errors), errors
+    with pytest.raises(Exception):  # noqa: B017 - LoadError; the point is that both refuse
+        character_from_data(sample)
+
+
+# --- no Qt in the headless commands ------------------------------------------------------
+@pytest.mark.parametrize("command", ["validate", "export --derived", "new --system pf2e",
+                                     "schema"])
+def test_headless_commands_do_not_import_qt(command: str) -> None:
+    args = command.split()
+    if command.startswith(("validate", "export")):
+        args.append(str(SAMPLES["runarcana"]))
+    code = (
+        "import sys, io, contextlib\n"
+        "from sheet_app.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main({args!r}) == 0\n"
+        "qt = sorted(m for m in sys.modules\n"
+        "            if m.startswith(('PySide6', 'shiboken6', 'ui.')) or m == 'ui')\n"
+        "assert not qt, qt\n"
+        "print('qt-free')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "qt-free\n"

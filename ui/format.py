@@ -1,0 +1,102 @@
+"""How numbers and breakdowns read on screen. Presentation only: every value comes computed."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+
+from sheet_app.derived import AbilityValue, ModifierLine, Statistic
+
+MINUS = "\u2212"
+SUPPRESSED_COLOR = "#8a8f98"
+APPLIED_COLOR = "#1f7a3a"
+PENALTY_COLOR = "#b3261e"
+
+
+def signed(value: int | float) -> str:
+    """+2, −1, +0 with a real minus sign (it lines up with the plus in proportional fonts)."""
+    if isinstance(value, float) and not value.is_integer():
+        text = f"{value:+.1f}"
+    else:
+        text = f"{int(value):+d}"
+    return text.replace("-", MINUS)
+
+
+def number(value: float | int | None) -> str:
+    """56, 62.5, 0.1: no trailing ``.0``; ``—`` for a missing value."""
+    if value is None:
+        return "—"
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def words(identifier: str) -> str:
+    """``natural_armor`` → ``natural armor``; ``heavily_encumbered`` → ``heavily encumbered``."""
+    return identifier.replace("_", " ")
+
+
+def stat_text(stat: Statistic | None) -> str:
+    """What a statistic shows on the sheet: the modifier of a check, the total of AC."""
+    if stat is None:
+        return "—"
+    return signed(stat.modifier) if stat.rollable else str(stat.total)
+
+
+def line_html(line: ModifierLine) -> str:
+    label = html.escape(line.label)
+    kind = html.escape(words(line.type))
+    value = signed(line.value)
+    if line.applied:
+        return (f"<tr><td>{label}</td><td><i>{kind}</i></td>"
+                f"<td align='right'><b>{value}</b></td></tr>")
+    reason = html.escape(line.reason or "suppressed")
+    return (
+        f"<tr style='color:{SUPPRESSED_COLOR}'><td><s>{label}</s></td><td><i>{kind}</i></td>"
+        f"<td align='right'><s>{value}</s></td></tr>"
+        f"<tr style='color:{SUPPRESSED_COLOR}'><td colspan='3'>&nbsp;&nbsp;↳ {reason}</td></tr>"
+    )
+
+
+def breakdown_html(
+    title: str,
+    total: str,
+    lines: Iterable[ModifierLine],
+    *,
+    base: int = 0,
+    footer: Iterable[str] = (),
+) -> str:
+    """A tooltip: the number, then every modifier, suppressed ones struck with their reason."""
+    rows = []
+    if base:
+        rows.append(f"<tr><td>Base</td><td></td><td align='right'><b>{base}</b></td></tr>")
+    rows.extend(line_html(line) for line in lines)
+    notes = "".join(f"<div><i>{html.escape(n)}</i></div>" for n in footer if n)
+    body = "".join(rows) or "<tr><td><i>no modifiers</i></td></tr>"
+    return (
+        f"<div style='white-space:pre'><b>{html.escape(title)}</b>&nbsp;&nbsp;"
+        f"<span style='font-size:large'><b>{html.escape(total)}</b></span></div>"
+        f"<table cellspacing='0' cellpadding='2'>{body}</table>{notes}"
+    )
+
+
+def statistic_html(stat: Statistic) -> str:
+    footer = list(stat.notes)
+    if stat.roll_mode != "normal":
+        sources = ", ".join(s.label for s in stat.mode_sources if s.mode == stat.roll_mode)
+        footer.append(f"Rolled with {stat.roll_mode}" + (f" ({sources})" if sources else ""))
+    if stat.rollable:
+        footer.append(f"DC against it: {stat.dc}. Click to inspect, the die to roll.")
+    return breakdown_html(stat.label, stat_text(stat), stat.modifiers, base=stat.base,
+                          footer=footer)
+
+
+def ability_html(ability: AbilityValue, system: str) -> str:
+    if ability.score is None:
+        return breakdown_html(ability.label, "—", (), footer=("This creature lacks the ability.",))
+    if system == "pf2e":
+        return breakdown_html(f"{ability.label} modifier", signed(ability.modifier),
+                              ability.breakdown)
+    footer = [f"Modifier {signed(ability.modifier)} = floor(({ability.score} − 10) / 2)"]
+    return breakdown_html(f"{ability.label} score", str(ability.score), ability.breakdown,
+                          footer=footer)

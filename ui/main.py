@@ -1,0 +1,91 @@
+"""The ``sheet-app`` console script.
+
+Headless subcommands go to ``sheet_app.cli`` before anything imports Qt, so ``sheet-app
+validate`` starts as fast as Python does; everything else opens the window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+HEADLESS = frozenset({"new", "validate", "export", "roll", "schema", "-h", "--help", "--version"})
+EXIT_USAGE = 2
+SCREENSHOT_SIZE = (1280, 800)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in HEADLESS:
+        from sheet_app.cli import main as cli_main
+
+        return cli_main(args)
+    return run_window(args)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sheet-app",
+        description="Open the character sheet window (see `sheet-app --help` for commands).",
+        add_help=False,
+    )
+    parser.add_argument("file", nargs="?", help="a character file to open")
+    parser.add_argument("--screenshot", metavar="PNG",
+                        help=f"render the window off screen at {SCREENSHOT_SIZE[0]}×"
+                             f"{SCREENSHOT_SIZE[1]} to PNG and exit")
+    return parser
+
+
+def run_window(args: list[str]) -> int:
+    parser = _parser()
+    try:
+        options, qt_args = parser.parse_known_args(args)
+    except SystemExit as exc:
+        return int(exc.code or 0) and EXIT_USAGE
+    unknown = [a for a in qt_args if a.startswith("--") and a != "--"]
+    if unknown and options.screenshot:
+        print(f"sheet-app: unknown option {unknown[0]}", file=sys.stderr)
+        return EXIT_USAGE
+    if options.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from sheet_app.io import LoadError, format_problem, load_character
+    from ui.app import application, sample_character, screenshot
+
+    character = None
+    path = Path(options.file) if options.file else None
+    problems: list[tuple[str, str]] = []
+    if path is not None:
+        try:
+            character = load_character(path)
+        except LoadError as exc:
+            problems = exc.problems
+            for problem in problems:
+                print(format_problem(problem), file=sys.stderr)
+            if options.screenshot:
+                return EXIT_USAGE
+            path = None
+
+    app = application(qt_args)
+    from ui.main_window import MainWindow
+
+    window = MainWindow(character or sample_character(), path)
+    if options.screenshot:
+        window.resize(*SCREENSHOT_SIZE)
+        ok = screenshot(window, Path(options.screenshot))
+        if not ok:
+            print(f"sheet-app: could not write {options.screenshot}", file=sys.stderr)
+            return EXIT_USAGE
+        return 0
+    window.resize(*SCREENSHOT_SIZE)
+    window.show()
+    if problems:
+        window.show_problems(f"Could not open {options.file}", problems)
+    return app.exec()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

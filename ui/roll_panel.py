@@ -1,0 +1,638 @@
+"""The roll panel: a statistic's every modifier, the odds against a DC, the dice, the log.
+
+It renders what `derive` and `sheet_app.rolls` computed: which modifier won its type, which
+lost and why, the exact odds, every die and the kept one. It never adds anything up itself.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sheet_app.checks import ModeError, format_chance, modes_for, outcomes_for
+from sheet_app.derived import Derived, ModifierLine, Statistic
+from sheet_app.rolls import (
+    CheckRoll,
+    NotRollableError,
+    RollRecord,
+    append_record,
+    format_log,
+    roll_statistic,
+    statistic_mode,
+    statistic_odds,
+)
+from ui.context import StatSelection
+from ui.document import Change, CharacterDocument
+from ui.format import APPLIED_COLOR, PENALTY_COLOR, SUPPRESSED_COLOR, signed, stat_text, words
+from ui.widgets import icon, mode_label
+
+Index = QModelIndex | QPersistentModelIndex
+ROOT = QModelIndex()
+"""The invisible root index, as a default argument."""
+
+OUTCOME_COLORS = {
+    "critical_success": "#0b6e2e",
+    "success": APPLIED_COLOR,
+    "failure": PENALTY_COLOR,
+    "critical_failure": "#7a0f0a",
+}
+OUTCOME_SHORT = {
+    "critical_success": "Crit. success",
+    "success": "Success",
+    "failure": "Failure",
+    "critical_failure": "Crit. failure",
+}
+
+
+# --- the breakdown tree --------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Node:
+    kind: str  # "group", "line" or "reason"
+    text: str
+    value: str = ""
+    status: str = ""
+    line: ModifierLine | None = None
+    parent: int = -1
+    row: int = 0
+    children: list[int] = field(default_factory=list)
+
+
+class BreakdownModel(QAbstractItemModel):
+    """Modifiers grouped by type: each group's lines, the winners ticked, every loser struck
+    through with a child row saying why it lost."""
+
+    headers = ("Modifier", "Value", "")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._nodes: list[_Node] = []
+        self._top: list[int] = []
+
+    def set_statistic(self, stat: Statistic | None) -> None:
+        self.beginResetModel()
+        self._nodes = []
+        self._top = []
+        if stat is not None:
+            self._build(stat)
+        self.endResetModel()
+
+    def _add(self, node: _Node) -> int:
+        node_id = len(self._nodes)
+        self._nodes.append(node)
+        siblings = self._top if node.parent < 0 else self._nodes[node.parent].children
+        node.row = len(siblings)
+        siblings.append(node_id)
+        return node_id
+
+    def _build(self, stat: Statistic) -> None:
+        if stat.base:
+            self._add(_Node("group", "Base", str(stat.base), "✔"))
+        groups: dict[str, list[ModifierLine]] = {}
+        for line in stat.modifiers:
+            groups.setdefault(line.type, []).append(line)
+        for kind, lines in groups.items():
+            applied = [ln.value for ln in lines if ln.applied]
+            net = signed(sum(applied)) if applied else "—"
+            suppressed = len(lines) - len(applied)
+            status = f"{suppressed} suppressed" if suppressed else ""
+            group = self._add(_Node("group", words(kind).capitalize(), net, status))
+            for line in lines:
+                mark = ("✔ applies" if len(lines) > 1 else "✔") if line.applied else "✘"
+                node = self._add(_Node("line", line.label, signed(line.value), mark, line,
+                                       parent=group))
+                if not line.applied:
+                    self._add(_Node("reason", f"↳ {line.reason or 'suppressed'}", line=line,
+                                    parent=node))
+
+    # --- Qt model contract ---------------------------------------------------------------
+    def index(self, row: int, column: int, parent: Index = ROOT) -> QModelIndex:
+        siblings = self._nodes[parent.internalId()].children if parent.isValid() else self._top
+        if not (0 <= row < len(siblings) and 0 <= column < len(self.headers)):
+            return QModelIndex()
+        return self.createIndex(row, column, siblings[row])
+
+    def parent(self, child: Index = ROOT) -> QModelIndex:  # type: ignore[override]
+        if not child.isValid():
+            return QModelIndex()
+        node = self._nodes[child.internalId()]
+        if node.parent < 0:
+            return QModelIndex()
+        return self.createIndex(self._nodes[node.parent].row, 0, node.parent)
+
+    def rowCount(self, parent: Index = ROOT) -> int:
+        if not parent.isValid():
+            return len(self._top)
+        if parent.column() != 0:
+            return 0
+        return len(self._nodes[parent.internalId()].children)
+
+    def columnCount(self, parent: Index = ROOT) -> int:
+        return len(self.headers)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.headers[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        node = self._nodes[index.internalId()]
+        col = index.column()
+        suppressed = node.line is not None and not node.line.applied
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (node.text, node.value, node.status)[col] if node.kind != "reason" or col == 0 \
+                else None
+        if role == Qt.ItemDataRole.ToolTipRole and node.line is not None:
+            line = node.line
+            verdict = "applies" if line.applied else f"suppressed: {line.reason}"
+            return f"{line.label}: {signed(line.value)} {words(line.type)} — {verdict}"
+        if role == Qt.ItemDataRole.FontRole:
+            font = QFont()
+            if node.kind == "group":
+                font.setBold(True)
+            elif node.kind == "reason":
+                font.setItalic(True)
+            elif suppressed:
+                font.setStrikeOut(col < 2)
+            elif node.line is not None and col == 1:
+                font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if suppressed:
+                return QColor(SUPPRESSED_COLOR)
+            if col == 2 and node.kind == "line":
+                return QColor(APPLIED_COLOR)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return " ".join(filter(None, (node.text, node.value, node.status)))
+        return None
+
+    def is_reason(self, index: Index) -> bool:
+        return index.isValid() and self._nodes[index.internalId()].kind == "reason"
+
+
+# --- the roll log --------------------------------------------------------------------------
+
+
+def log_records(log: list[Any]) -> list[RollRecord]:
+    """The character's log as records (the model may keep plain dicts)."""
+    return [r if isinstance(r, RollRecord) else RollRecord.model_validate(r) for r in log]
+
+
+class RollLogModel(QAbstractTableModel):
+    """Past rolls, newest first: time, check, dice, total, outcome."""
+
+    headers = ("Time", "Check", "Dice", "Total", "Result")
+
+    def __init__(self, document: CharacterDocument, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._records = log_records(document.character.roll_log)
+        document.edited.connect(self._on_edited)
+
+    def records(self) -> list[RollRecord]:
+        """Oldest first, as the file keeps them."""
+        return list(self._records)
+
+    def _on_edited(self, change: Change) -> None:
+        if change.kind == "reset" or change.path[:1] == ("roll_log",) or not change.path:
+            self.beginResetModel()
+            self._records = log_records(self.document.character.roll_log)
+            self.endResetModel()
+
+    def rowCount(self, parent: Index = ROOT) -> int:
+        return 0 if parent.isValid() else len(self._records)
+
+    def columnCount(self, parent: Index = ROOT) -> int:
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.headers[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self._records):
+            return None
+        record = self._records[len(self._records) - 1 - index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return _clock(record.time)
+            if col == 1:
+                short = {"advantage": "adv.", "disadvantage": "dis.", "fortune": "fort.",
+                         "misfortune": "misf."}.get(record.mode)
+                return f"{record.label} ({short})" if short else record.label
+            if col == 2:
+                return _faces_text(record.dice, record.natural)
+            if col == 3:
+                return str(record.total)
+            if col == 4:
+                if record.outcome is None:
+                    return "—"
+                return f"{OUTCOME_SHORT[record.outcome]} (DC {record.dc})"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            from sheet_app.rolls import format_record
+
+            return format_record(record)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 4 and record.outcome:
+            return QColor(OUTCOME_COLORS[record.outcome])
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == 3:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def as_text(self) -> str:
+        return format_log(self._records)
+
+
+def _clock(time: str) -> str:
+    try:
+        return datetime.fromisoformat(time).strftime("%H:%M")
+    except ValueError:
+        return time
+
+
+def _faces_text(dice: list[int] | tuple[int, ...], natural: int) -> str:
+    if len(dice) <= 1:
+        return str(natural)
+    return ", ".join(str(d) for d in dice) + f" → {natural}"
+
+
+def dice_html(result: CheckRoll) -> str:
+    """Every die, the kept one large and bold, the dropped ones struck through."""
+    kept_done = False
+    faces = []
+    for face in result.dice:
+        if face == result.natural and not kept_done:
+            kept_done = True
+            faces.append(f"<span style='font-size:22pt; font-weight:bold'>{face}</span>")
+        else:
+            faces.append(f"<span style='font-size:14pt; color:{SUPPRESSED_COLOR}'>"
+                          f"<s>{face}</s></span>")
+    outcome = ""
+    if result.outcome is not None:
+        color = OUTCOME_COLORS[result.outcome]
+        outcome = (f"<br><span style='font-size:13pt; color:{color}'><b>"
+                   f"{words(result.outcome).capitalize()}</b></span>"
+                   f" <span style='color:#555'>vs DC {result.dc}</span>")
+    mode = "" if result.mode == "normal" else f" <i>({result.mode})</i>"
+    return (
+        f"{'&nbsp;&nbsp;'.join(faces)}"
+        f"<span style='font-size:14pt'> {html.escape(signed(result.total_modifier))} = </span>"
+        f"<span style='font-size:22pt; font-weight:bold'>{result.total}</span>{mode}{outcome}"
+    )
+
+
+PROMPT = ("<span style='color:#8f8a83'>Click the die beside a statistic, press Roll, or press "
+          "Enter in the DC field.</span>")
+
+
+# --- the panel -----------------------------------------------------------------------------
+
+
+class DcSpinBox(QSpinBox):
+    """The DC to roll against; Enter rolls."""
+
+    submitted = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.interpretText()
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class RollPanel(QWidget):
+    """Follows the selected statistic; rolls it on request and logs the roll."""
+
+    rolled = Signal(object)
+    """The `CheckRoll` just made."""
+    message = Signal(str)
+
+    def __init__(
+        self,
+        document: CharacterDocument,
+        selection: StatSelection,
+        rng: random.Random | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("rollPanel")
+        self.document = document
+        self.selection = selection
+        self.rng = rng or random.Random()
+        self.stat_id = ""
+        self.last: CheckRoll | None = None
+        self._shown: Statistic | None = None
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(6)
+
+        head = QHBoxLayout()
+        self.title = QLabel("Select a statistic")
+        self.title.setObjectName("panelTitle")
+        self.title.setWordWrap(True)
+        self.total = QLabel("")
+        self.total.setObjectName("panelTotal")
+        self.total.setProperty("derived", True)
+        self.total.setAccessibleName("Selected statistic total")
+        head.addWidget(self.title, 1)
+        head.addWidget(self.total)
+        layout.addLayout(head)
+        self.mode_note = QLabel()
+        self.mode_note.setObjectName("modeNote")
+        self.mode_note.setWordWrap(True)
+        layout.addWidget(self.mode_note)
+
+        self.breakdown = BreakdownModel(self)
+        self.tree = QTreeView()
+        self.tree.setObjectName("breakdown")
+        self.tree.setAccessibleName("Modifiers of the selected statistic")
+        self.tree.setModel(self.breakdown)
+        self.tree.setHeaderHidden(True)
+        self.tree.setRootIsDecorated(False)
+        self.tree.setItemsExpandable(False)
+        self.tree.setIndentation(14)
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.breakdown.modelReset.connect(self._expand)
+
+        self.notes = QLabel()
+        self.notes.setObjectName("hint")
+        self.notes.setWordWrap(True)
+
+        dc_row = QHBoxLayout()
+        dc_label = QLabel("DC")
+        dc_label.setObjectName("caption")
+        self.dc = DcSpinBox()
+        self.dc.setRange(0, 60)
+        self.dc.setValue(15)
+        self.dc.setSpecialValueText("none")
+        self.dc.setAccessibleName("Difficulty class")
+        self.dc.setToolTip("The DC to beat (none: just roll). Enter rolls.")
+        dc_label.setBuddy(self.dc)
+        self.dc.valueChanged.connect(lambda _v: self._show_odds())
+        self.dc.submitted.connect(lambda: self.roll())
+        self.odds = QLabel()
+        self.odds.setObjectName("odds")
+        self.odds.setWordWrap(True)
+        self.odds.setAccessibleName("Odds")
+        dc_row.addWidget(dc_label)
+        dc_row.addWidget(self.dc)
+        dc_row.addWidget(self.odds, 1)
+
+        buttons = QHBoxLayout()
+        self.buttons: dict[str, QPushButton] = {}
+        buttons_box = buttons
+        self._mode_buttons_box = buttons_box
+
+        self.result = QLabel()
+        self.result.setObjectName("rollResult")
+        self.result.setTextFormat(Qt.TextFormat.RichText)
+        self.result.setWordWrap(True)
+        self.result.setAccessibleName("Last roll")
+        self.result.setMinimumHeight(40)
+        self.result.setText(PROMPT)
+
+        top = QWidget()
+        tv = QVBoxLayout(top)
+        tv.setContentsMargins(0, 0, 0, 0)
+        tv.addWidget(self.tree, 1)
+        tv.addWidget(self.notes)
+        tv.addLayout(dc_row)
+        tv.addLayout(buttons)
+        tv.addWidget(self.result)
+
+        # the log
+        bottom = QWidget()
+        bv = QVBoxLayout(bottom)
+        bv.setContentsMargins(0, 0, 0, 0)
+        log_head = QHBoxLayout()
+        log_title = QLabel("Roll log")
+        log_title.setObjectName("caption")
+        self.copy = QPushButton("Copy as text")
+        self.copy.setAccessibleName("Copy the roll log as text")
+        self.copy.clicked.connect(self.copy_log)
+        self.clear = QPushButton("Clear")
+        self.clear.setAccessibleName("Clear the roll log")
+        self.clear.clicked.connect(self.clear_log)
+        log_head.addWidget(log_title, 1)
+        log_head.addWidget(self.copy)
+        log_head.addWidget(self.clear)
+        self.log_model = RollLogModel(document, self)
+        self.log = QTableView()
+        self.log.setObjectName("rollLog")
+        self.log.setAccessibleName("Roll log")
+        self.log.setModel(self.log_model)
+        self.log.verticalHeader().setVisible(False)
+        self.log.verticalHeader().setDefaultSectionSize(20)
+        self.log.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.log.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.log.setAlternatingRowColors(True)
+        lh = self.log.horizontalHeader()
+        for col in range(5):
+            lh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        lh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        bv.addLayout(log_head)
+        bv.addWidget(self.log, 1)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(bottom)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        layout.addWidget(split, 1)
+
+        selection.selected.connect(self.show_statistic)
+        selection.rollRequested.connect(lambda stat_id, mode: self.roll(mode, stat_id))
+        document.derivedChanged.connect(self._on_derived)
+        document.replaced.connect(self._rebuild_buttons)
+        self._rebuild_buttons()
+        if selection.current:
+            self.show_statistic(selection.current)
+
+    # --- following the sheet -------------------------------------------------------------
+    def _rebuild_buttons(self) -> None:
+        box = self._mode_buttons_box
+        while box.count():
+            item = box.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.buttons = {}
+        for mode in modes_for(self.document.system):
+            button = QPushButton(mode_label(mode))
+            if mode == "normal":
+                button.setIcon(icon("d20"))
+                button.setObjectName("rollButton")
+                button.setToolTip("Roll (Enter in the DC field, or Ctrl+R)")
+            button.setAccessibleName("Roll" if mode == "normal" else f"Roll with {mode}")
+            button.clicked.connect(lambda _=False, m=mode: self.roll(m))
+            box.addWidget(button)
+            self.buttons[mode] = button
+        self._show_odds()
+
+    def show_statistic(self, stat_id: str) -> None:
+        self.stat_id = stat_id
+        self._render(self.document.derived.statistics.get(stat_id))
+
+    def _on_derived(self, old: Derived, new: Derived) -> None:
+        stat = new.statistics.get(self.stat_id)
+        if stat != self._shown or old.system != new.system:
+            self._render(stat)
+
+    def _render(self, stat: Statistic | None) -> None:
+        self._shown = stat
+        self.breakdown.set_statistic(stat)
+        if stat is None:
+            self.title.setText("Select a statistic")
+            self.total.setText("")
+            self.mode_note.setText("")
+            self.notes.setText("")
+        else:
+            self.title.setText(stat.label)
+            self.total.setText(stat_text(stat))
+            self.total.setToolTip(f"DC others roll against: {stat.dc}" if stat.rollable
+                                  else "The DC others roll against")
+            explained = ""
+            if stat.rollable:
+                try:
+                    explained = statistic_mode(stat, self.document.system).explain()
+                except ModeError as exc:
+                    explained = str(exc)
+            self.mode_note.setText(explained.capitalize() if explained else "")
+            self.mode_note.setVisible(bool(explained))
+            notes = list(stat.notes)
+            if not stat.rollable:
+                notes.append(f"{stat.label} is not rolled: it is the DC others roll against.")
+            self.notes.setText(" ".join(notes))
+            self.notes.setVisible(bool(notes))
+        rollable = stat is not None and stat.rollable
+        for button in self.buttons.values():
+            button.setEnabled(rollable)
+        self.dc.setEnabled(rollable)
+        self._show_odds()
+
+    def _expand(self) -> None:
+        self.tree.expandAll()
+        model = self.breakdown
+        for row in range(model.rowCount()):
+            group = model.index(row, 0)
+            for line_row in range(model.rowCount(group)):
+                line = model.index(line_row, 0, group)
+                for reason_row in range(model.rowCount(line)):
+                    self.tree.setFirstColumnSpanned(reason_row, line, True)
+
+    def _show_odds(self) -> None:
+        stat = self._shown
+        dc = self.dc.value()
+        if stat is None or not stat.rollable or dc == 0:
+            self.odds.setText("")
+            for mode, button in self.buttons.items():
+                button.setToolTip(mode_label(mode))
+            return
+        system = self.document.system
+        try:
+            odds = statistic_odds(stat, system, dc)
+        except ModeError as exc:
+            self.odds.setText(str(exc))
+            return
+        parts = [f"{OUTCOME_SHORT[o]} {format_chance(odds.probabilities[o])}"
+                 for o in outcomes_for(system)]
+        text = " · ".join(parts) if system == "pf2e" else parts[0]
+        mode_word = "" if odds.mode == "normal" else f" ({odds.mode})"
+        self.odds.setText(text + mode_word)
+        for mode, button in self.buttons.items():
+            if mode == "normal":
+                continue
+            try:
+                chance = statistic_odds(stat, system, dc, mode).success  # type: ignore[arg-type]
+            except ModeError:
+                continue
+            button.setToolTip(f"Roll with {mode}: {format_chance(chance)} to succeed")
+
+    # --- rolling -------------------------------------------------------------------------
+    def roll(self, mode: str = "normal", stat_id: str | None = None) -> CheckRoll | None:
+        if stat_id is not None and stat_id != self.stat_id:
+            self.show_statistic(stat_id)
+        stat = self.document.derived.statistics.get(self.stat_id)
+        if stat is None:
+            return None
+        dc = self.dc.value() or None
+        try:
+            result = roll_statistic(stat, self.document.system, self.rng,
+                                    mode=mode, dc=dc)  # type: ignore[arg-type]
+        except (ModeError, NotRollableError) as exc:
+            self.message.emit(str(exc))
+            return None
+        self.last = result
+        self.result.setText(dice_html(result))
+        self.result.setToolTip(result.summary())
+        self.result.setAccessibleDescription(result.summary())
+        record = result.to_record(datetime.now().astimezone())
+        log = append_record(log_records(self.document.character.roll_log), record)
+        self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
+                          f"Roll {stat.label}")
+        self.rolled.emit(result)
+        return result
+
+    def copy_log(self) -> None:
+        text = self.log_model.as_text()
+        QGuiApplication.clipboard().setText(text)
+        self.message.emit("Roll log copied" if text else "The roll log is empty")
+
+    def clear_log(self) -> None:
+        if self.document.character.roll_log:
+            self.document.set(("roll_log",), [], "Clear roll log")
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.roll()
+            return
+        super().keyPressEvent(event)

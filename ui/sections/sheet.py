@@ -1,0 +1,113 @@
+"""A whole character sheet for one system, assembled from the sections."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QPlainTextEdit,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.binding import qt_signals_blocked
+from ui.context import SheetContext
+from ui.sections.abilities import AbilitiesSection
+from ui.sections.armor import ArmorPanel
+from ui.sections.combat import CombatSection, DefenseSection, HitPointsSection
+from ui.sections.effects import EffectsPanel
+from ui.sections.header import HeaderSection
+from ui.sections.inventory import InventoryPanel
+from ui.sections.skills import SavesSection, SkillsSection
+
+
+class NotesEdit(QPlainTextEdit):
+    """Free notes, bound to ``notes``; typing merges into one undo step per pause."""
+
+    def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setAccessibleName("Notes")
+        self.setPlaceholderText("Notes: background, spells, allies, loot to sell…")
+        self.textChanged.connect(self._edited)
+        ctx.binder.bind_input(("notes",), self.refresh)
+
+    def _edited(self) -> None:
+        self.ctx.document.set(("notes",), self.toPlainText(), "Edit notes")
+
+    def refresh(self, value: Any) -> None:
+        if value != self.toPlainText():
+            with qt_signals_blocked(self):
+                self.setPlainText(str(value or ""))
+
+
+class SheetWidget(QWidget):
+    """Header on top; abilities and saves, skills, and combat in three columns; inventory,
+    effects, armor and notes in tabs below. Only what the system has is built."""
+
+    def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("sheet")
+        self.setProperty("system", ctx.system)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 6, 8, 4)
+        outer.setSpacing(4)
+        self.header = HeaderSection(ctx)
+        outer.addWidget(self.header)
+
+        columns = QWidget()
+        row = QHBoxLayout(columns)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(8)
+        left = QVBoxLayout()
+        left.setSpacing(6)
+        self.abilities = AbilitiesSection(ctx)
+        self.saves = SavesSection(ctx)
+        left.addWidget(self.abilities)
+        left.addWidget(self.saves)
+        left.addStretch(1)
+        self.skills = SkillsSection(ctx)
+        right = QVBoxLayout()
+        right.setSpacing(6)
+        self.hit_points = HitPointsSection(ctx)
+        self.defense = DefenseSection(ctx)
+        self.combat = CombatSection(ctx)
+        right.addWidget(self.hit_points)
+        right.addWidget(self.defense)
+        right.addWidget(self.combat)
+        right.addStretch(1)
+        row.addLayout(left, 4)
+        row.addWidget(self.skills, 7)
+        row.addLayout(right, 5)
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("sheetTabs")
+        self.inventory = InventoryPanel(ctx)
+        self.effects = EffectsPanel(ctx)
+        self.armor = ArmorPanel(ctx)
+        self.notes = NotesEdit(ctx)
+        self.tabs.addTab(self.inventory, "Inventory")
+        self.tabs.addTab(self.effects, "Effects")
+        self.tabs.addTab(self.armor, "Armor")
+        self.tabs.addTab(self.notes, "Notes")
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.setObjectName("sheetSplit")
+        split.addWidget(columns)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        outer.addWidget(split, 1)
+
+    def default_statistic(self) -> str:
+        stats = self.ctx.document.derived.statistics
+        for candidate in ("skill:perception", "perception", "skill:spot"):
+            if candidate in stats:
+                return candidate
+        return next(iter(stats), "")

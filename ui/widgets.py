@@ -1,0 +1,341 @@
+"""The small controls a sheet is built from: one bound field or one derived number each.
+
+Inputs (`BoundSpinBox`, `BoundComboBox`, ...) push one command per user edit and are refreshed
+from the model with their signals blocked. Displays (`DerivedLabel`, `StatButton`) show a
+computed value in bold without a box and build their breakdown tooltip only when hovered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from importlib import resources
+from typing import Any
+
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QIcon, QMouseEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QCheckBox,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QToolTip,
+    QWidget,
+)
+
+from sheet_app.checks import modes_for
+from sheet_app.derived import Statistic
+from ui.binding import qt_signals_blocked
+from ui.context import SheetContext
+from ui.document import MISSING, Path_
+from ui.format import stat_text, statistic_html
+
+_ICONS: dict[str, QIcon] = {}
+
+
+def icon(name: str) -> QIcon:
+    """An SVG icon from ``resources/icons`` (read through importlib.resources)."""
+    if name not in _ICONS:
+        from PySide6.QtGui import QPixmap
+
+        data = (resources.files("resources") / "icons" / f"{name}.svg").read_bytes()
+        pixmap = QPixmap()
+        pixmap.loadFromData(data, "SVG")
+        _ICONS[name] = QIcon(pixmap)
+    return _ICONS[name]
+
+
+def _name(widget: QWidget, name: str, tip: str = "") -> None:
+    widget.setAccessibleName(name)
+    if tip:
+        widget.setToolTip(tip)
+        widget.setAccessibleDescription(tip)
+
+
+def mode_label(mode: str) -> str:
+    return {"normal": "Roll", "advantage": "Advantage", "disadvantage": "Disadvantage",
+            "fortune": "Fortune", "misfortune": "Misfortune"}[mode]
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+
+class BoundSpinBox(QSpinBox):
+    """An integer field bound to one model path.
+
+    With ``none_text`` the lowest position means ``None`` (an absent d20srd score, an automatic
+    proficiency bonus) and reads as that text.
+    """
+
+    def __init__(
+        self,
+        ctx: SheetContext,
+        path: Path_,
+        minimum: int,
+        maximum: int,
+        name: str,
+        *,
+        none_text: str | None = None,
+        missing_value: int | None = None,
+        suffix: str = "",
+        tip: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.path = path
+        self._none = none_text is not None
+        self._missing = missing_value
+        self.setRange(minimum - 1 if self._none else minimum, maximum)
+        if none_text is not None:
+            self.setSpecialValueText(none_text)
+        if suffix:
+            self.setSuffix(suffix)
+        self.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.setKeyboardTracking(True)
+        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
+        _name(self, name, tip)
+        self.valueChanged.connect(self._edited)
+        ctx.binder.bind_input(path, self.refresh)
+
+    def _edited(self, value: int) -> None:
+        new: int | None = None if self._none and value == self.minimum() else value
+        self.ctx.document.set(self.path, new, f"Set {self.accessibleName()}")
+
+    def refresh(self, value: Any) -> None:
+        if value is MISSING:
+            value = self._missing
+        target = self.minimum() if value is None else int(value)
+        if target != self.value():
+            with qt_signals_blocked(self):
+                self.setValue(target)
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), 56), hint.height())
+
+
+class BoundComboBox(QComboBox):
+    """A choice among fixed values (a rank, a size, a hit die), bound to one model path."""
+
+    def __init__(
+        self,
+        ctx: SheetContext,
+        path: Path_,
+        choices: Sequence[tuple[Any, str]],
+        name: str,
+        *,
+        missing_value: Any = None,
+        tip: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.path = path
+        self._values = [value for value, _ in choices]
+        self._missing = missing_value
+        for _, label in choices:
+            self.addItem(label)
+        _name(self, name, tip)
+        self.currentIndexChanged.connect(self._edited)
+        ctx.binder.bind_input(path, self.refresh)
+
+    def _edited(self, index: int) -> None:
+        if index >= 0:
+            self.ctx.document.set(self.path, self._values[index], f"Set {self.accessibleName()}")
+
+    def refresh(self, value: Any) -> None:
+        if value is MISSING:
+            value = self._missing
+        index = self._values.index(value) if value in self._values else -1
+        if index != self.currentIndex():
+            with qt_signals_blocked(self):
+                self.setCurrentIndex(index)
+
+
+class BoundLineEdit(QLineEdit):
+    """Free text bound to one model path; every keystroke is an edit, merged for undo."""
+
+    def __init__(
+        self,
+        ctx: SheetContext,
+        path: Path_,
+        name: str,
+        *,
+        placeholder: str = "",
+        max_length: int = 200,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.path = path
+        self.setMaxLength(max_length)
+        self.setPlaceholderText(placeholder)
+        _name(self, name)
+        self.textEdited.connect(self._edited)
+        ctx.binder.bind_input(path, self.refresh)
+
+    def _edited(self, text: str) -> None:
+        self.ctx.document.set(self.path, text, f"Edit {self.accessibleName()}")
+
+    def refresh(self, value: Any) -> None:
+        text = "" if value in (None, MISSING) else str(value)
+        if text != self.text():
+            with qt_signals_blocked(self):
+                self.setText(text)
+
+
+class BoundCheckBox(QCheckBox):
+    """A yes/no option bound to one model path, optionally mapping to two other values."""
+
+    def __init__(
+        self,
+        ctx: SheetContext,
+        path: Path_,
+        text: str,
+        name: str,
+        *,
+        on: Any = True,
+        off: Any = False,
+        tip: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(text, parent)
+        self.ctx = ctx
+        self.path = path
+        self._on, self._off = on, off
+        _name(self, name, tip)
+        self.toggled.connect(self._edited)
+        ctx.binder.bind_input(path, self.refresh)
+
+    def _edited(self, checked: bool) -> None:
+        self.ctx.document.set(self.path, self._on if checked else self._off,
+                              f"Set {self.accessibleName()}")
+
+    def refresh(self, value: Any) -> None:
+        checked = value == self._on
+        if checked != self.isChecked():
+            with qt_signals_blocked(self):
+                self.setChecked(checked)
+
+
+# --- derived displays ---------------------------------------------------------------------
+
+
+class DerivedLabel(QLabel):
+    """A computed number: bold, no box, its breakdown built on hover."""
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__("—", parent)
+        self.setProperty("derived", True)
+        self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.setAccessibleName(name)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._explain: Callable[[], str] | None = None
+
+    def show_value(self, text: str, explain: Callable[[], str] | None = None) -> None:
+        if text != self.text():
+            self.setText(text)
+            self.setAccessibleDescription(text)
+        self._explain = explain
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.ToolTip and self._explain is not None:
+            QToolTip.showText(e.globalPos(), self._explain(), self)  # type: ignore[attr-defined]
+            return True
+        return super().event(e)
+
+
+class StatButton(QPushButton):
+    """A statistic's number on the sheet: click to show it in the roll panel, hover for why.
+
+    Flat and bold, so it reads as computed, not as a field to type in; focusable, so the
+    keyboard reaches it (Space selects, the context menu rolls with a mode).
+    """
+
+    def __init__(
+        self, ctx: SheetContext, stat_id: str, name: str, parent: QWidget | None = None
+    ) -> None:
+        super().__init__("—", parent)
+        self.ctx = ctx
+        self.stat_id = stat_id
+        self.setFlat(True)
+        self.setProperty("derived", True)
+        self.setProperty("statButton", True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setAccessibleName(name)
+        self._stat: Statistic | None = None
+        self.clicked.connect(lambda: ctx.selection.select(stat_id))
+        ctx.binder.bind_derived(("stat", stat_id), self.show_statistic)
+
+    def show_statistic(self, stat: Statistic | None) -> None:
+        self._stat = stat
+        text = stat_text(stat)
+        if stat is not None and stat.roll_mode != "normal":
+            text += " " + {"advantage": "▲", "fortune": "▲"}.get(stat.roll_mode, "▼")
+        if text != self.text():
+            self.setText(text)
+            self.setAccessibleDescription(text)
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.ToolTip and self._stat is not None:
+            QToolTip.showText(e.globalPos(), statistic_html(self._stat), self)  # type: ignore[attr-defined]
+            return True
+        return super().event(e)
+
+    def contextMenuEvent(self, e: QContextMenuEvent) -> None:
+        if self._stat is not None and self._stat.rollable:
+            roll_menu(self.ctx, self.stat_id, self).exec(e.globalPos())
+
+
+def roll_menu(ctx: SheetContext, stat_id: str, parent: QWidget) -> QMenu:
+    """Roll normally or with each mode the system has (none on d20srd)."""
+    menu = QMenu(parent)
+    for mode in modes_for(ctx.system):
+        text = "Roll" if mode == "normal" else f"Roll with {mode}"
+        action = menu.addAction(text)
+        action.triggered.connect(lambda _=False, m=mode: ctx.selection.roll(stat_id, m))
+    return menu
+
+
+class RollButton(QToolButton):
+    """The die beside a statistic: click to roll it; right-click for advantage and the like."""
+
+    def __init__(
+        self, ctx: SheetContext, stat_id: str, label: str, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.stat_id = stat_id
+        self.setIcon(icon("d20"))
+        self.setIconSize(QSize(16, 16))
+        self.setAutoRaise(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setAccessibleName(f"Roll {label}")
+        modes = modes_for(ctx.system)
+        extra = f" (right-click: {', '.join(modes[1:])})" if len(modes) > 1 else ""
+        self.setToolTip(f"Roll {label}{extra}")
+        self.clicked.connect(lambda: ctx.selection.roll(stat_id))
+
+    def contextMenuEvent(self, e: QContextMenuEvent) -> None:
+        roll_menu(self.ctx, self.stat_id, self).exec(e.globalPos())
+
+
+class ClickableLabel(QLabel):
+    """A row's name: clicking it selects the row's statistic, double-clicking rolls it."""
+
+    clicked = Signal()
+    doubleClicked = Signal()
+
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
+        if ev.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+        super().mousePressEvent(ev)
+
+    def mouseDoubleClickEvent(self, ev: QMouseEvent) -> None:
+        self.doubleClicked.emit()
+        super().mouseDoubleClickEvent(ev)
