@@ -65,11 +65,14 @@ def _type_reason(loser: Contribution, winner: Contribution) -> str:
     return f"a {word} {winner.type} {kind} applies ({_describe(winner)})"
 
 
+_NO_SELF_STACK = "an effect doesn't stack with itself"
+
+
 def _source_reason(loser: Contribution, winner: Contribution) -> str:
     if abs(winner.value) == abs(loser.value):
-        return f"same source as {_describe(winner)}, which already applies: it doesn't stack"
+        return f"same source as {_describe(winner)}, which already applies ({_NO_SELF_STACK})"
     word = "higher" if loser.value > 0 else "worse"
-    return f"same source: the {word} {_describe(winner)} applies; it doesn't stack"
+    return f"same source: the {word} {_describe(winner)} applies ({_NO_SELF_STACK})"
 
 
 def _lines(items: Sequence[Contribution], verdict: dict[int, str]) -> tuple[ModifierLine, ...]:

@@ -147,23 +147,30 @@ class DefenseSection(QGroupBox):
 
 
 class SpeedRow(QWidget):
-    """Base speed (entered) and speed after encumbrance and armor (derived)."""
+    """Base speed (entered) and speed after encumbrance and armor (derived), with what
+    slowed it on a second line."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(2, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(2, 2, 0, 2)
+        outer.setSpacing(0)
+        layout = QHBoxLayout()
         self.base = BoundSpinBox(ctx, ("speed",), 0, 300, "Base speed", suffix=" ft")
         self.base.setSingleStep(5)
         self.total = DerivedLabel("Speed")
         self.total.setObjectName("rowTotal")
         self.penalty = QLabel()
         self.penalty.setObjectName("penaltyNote")
+        self.penalty.setWordWrap(True)
+        self.penalty.setAccessibleName("Speed penalty")
         layout.addWidget(caption("Speed", self.base))
         layout.addWidget(self.base)
         layout.addWidget(QLabel("→"))
         layout.addWidget(self.total)
-        layout.addWidget(self.penalty, 1)
+        layout.addStretch(1)
+        outer.addLayout(layout)
+        outer.addWidget(self.penalty)
         ctx.binder.bind_derived(("speed",), self.show)
 
     def show(self, speed: Speed) -> None:
@@ -171,10 +178,10 @@ class SpeedRow(QWidget):
                                          base=speed.base)
         self.total.show_value(f"{speed.total} ft", explain)
         lost = speed.base - speed.total
-        self.penalty.setText(
-            f"{signed(-lost)} ft ({', '.join(line.label.lower() for line in speed.breakdown)})"
-            if lost else ""
-        )
+        reasons = ", ".join(f"{line.label.lower()} {signed(line.value)} ft"
+                            for line in speed.breakdown)
+        self.penalty.setText(f"slowed {signed(-lost)} ft: {reasons}" if lost else "")
+        self.penalty.setVisible(bool(lost))
 
 
 class CombatSection(QGroupBox):
@@ -232,19 +239,19 @@ class PassiveRow(QWidget):
         self.ctx = ctx
         layout = QHBoxLayout(self)
         layout.setContentsMargins(2, 2, 0, 2)
-        layout.setSpacing(4)
-        title = {"runarcana": "Passive", "pf2e": "", "d20srd": "Take 10"}[ctx.system]
-        if title:
-            layout.addWidget(caption(title))
+        layout.setSpacing(14)
+        prefix = {"runarcana": "Passive ", "pf2e": "", "d20srd": "Take 10: "}[ctx.system]
         self.labels: dict[str, DerivedLabel] = {}
         for skill in ctx.document.derived.passive:
             name = "Perception DC" if ctx.system == "pf2e" else skill_label(skill)
-            text = QLabel(name)
-            value = DerivedLabel(f"Passive {skill_label(skill)}")
+            box = QVBoxLayout()
+            box.setSpacing(0)
+            value = DerivedLabel(f"{prefix}{name}")
             value.setObjectName("passiveValue")
-            layout.addWidget(text)
-            layout.addWidget(value)
-            layout.addSpacing(8)
+            value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            box.addWidget(caption(f"{prefix}{name}" if not self.labels else name))
+            box.addWidget(value)
+            layout.addLayout(box)
             self.labels[skill] = value
             ctx.binder.bind_derived(("passive", skill),
                                     lambda v, s=skill: self._show(s, v))
