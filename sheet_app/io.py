@@ -134,8 +134,11 @@ def character_from_data(data: Any, source: str = "") -> AnyCharacter:
         raise LoadError(problems, source)
     data = migrate({k: v for k, v in data.items() if k != "derived"})  # exports carry it
     try:
-        # strict: JSON types must match (no true → 1, "3" → 3, "no" → False)
-        character = CHARACTER_ADAPTER.validate_python(data, strict=True)
+        # strict: JSON types must match (no true → 1, "3" → 3, "no" → False); a file names
+        # fields only by their keys ("class"), so a "class_" key is an unknown key, kept as is
+        character = CHARACTER_ADAPTER.validate_python(
+            data, strict=True, by_alias=True, by_name=False
+        )
     except ValidationError as exc:
         raise LoadError(_pydantic_problems(exc), source) from None
     semantic = semantic_problems(character)

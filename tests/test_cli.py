@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from sheet_app.io import character_from_data, character_json, dumps, load_character
 from sheet_app.rules import derive
@@ -24,6 +25,7 @@ from tests.conftest import (
     SAMPLES,
     SYSTEM_IDS,
     Run,
+    character_docs,
     run_subprocess,
     snapshot,
     with_unknown_keys,
@@ -234,6 +236,14 @@ def test_runarcana_sample_derived_values() -> None:
     stealth = derived["statistics"]["skill:stealth"]
     assert [(m["label"], m["applied"]) for m in stealth["modifiers"]][:2] == [
         ("Dexterity", True), ("Proficiency", True)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(character_docs())
+def test_derived_block_of_generated_characters(doc: dict[str, Any]) -> None:
+    data = json.loads(dumps(character_json(character_from_data(doc), derived=True)))
+    check_derived_block(doc["system"], data.pop("derived"))
+    assert character_json(character_from_data(data)) == data
 
 
 def test_checker_catches_a_broken_derived_block() -> None:

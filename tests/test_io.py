@@ -401,6 +401,36 @@ def test_export_load_export_is_identical(system: str, unknown: bool) -> None:
         assert again["inventory"][-1]["x_rarity"] == "rare"
 
 
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_a_roll_log_written_by_the_app_loads_back(tmp_path: Path, system: str) -> None:
+    """Strict loading still accepts what the app itself writes (the roll log's records)."""
+    import random
+    from datetime import UTC, datetime
+
+    from sheet_app.rolls import append_record, roll_statistic
+    from sheet_app.rules import derive
+
+    character = load_character(SAMPLES[system])
+    roll = roll_statistic(derive(character).statistic("initiative"), system, random.Random(7),
+                          dc=15)
+    record = roll.to_record(datetime(2026, 11, 29, 18, 40, tzinfo=UTC))
+    character.roll_log = append_record(character.roll_log, record)
+    path = tmp_path / "rolled.json"
+    save_character(character, path)
+    again = load_character(path)
+    assert again == character and again.roll_log[-1].dc == 15
+    assert dumps(character_json(again)) == path.read_text(encoding="utf-8")
+
+
+def test_python_field_names_are_unknown_keys_in_a_file() -> None:
+    """The file says "class"; a "class_" key is someone else's unknown key, kept verbatim."""
+    character = parse_character(doc("pf2e", **{"class": "Fighter", "class_": "Wizard",
+                                                "hit_points": {"class": 10, "class_": 6}}))
+    data = character_json(character)
+    assert (data["class"], data["class_"]) == ("Fighter", "Wizard")
+    assert (data["hit_points"]["class"], data["hit_points"]["class_"]) == (10, 6)
+
+
 def test_normalisation_fills_defaults_and_is_stable() -> None:
     character = parse_character(doc("runarcana", effects=[{"modifiers": [
         {"value": 2, "targets": ["check"]}]}]))
