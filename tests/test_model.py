@@ -302,9 +302,6 @@ def test_an_unknown_key_anywhere_is_kept_or_refused(data: st.DataObject) -> None
     assert _at(character.dump(), spot)[key] == value
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError,
-                   reason="rules bug: pf2e.derive iterates abilities.model_dump(), unknown keys "
-                          "included, and looks each up in ABILITY_NAMES")
 def test_pf2e_unknown_ability_key_derives() -> None:
     data = new_character("pf2e").dump()
     data["abilities"]["x_luck"] = 3

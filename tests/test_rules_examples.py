@@ -501,3 +501,30 @@ def test_stack_helpers_keep_order_and_explain() -> None:
     assert lines[1].reason == "an equal item bonus already applies (+1 A)"
     lines = stack_d20([Contribution("A", "luck", 1, "A", 1), Contribution("B", "luck", 2, "B", 2)])
     assert [x.applied for x in lines] == [False, True]
+
+
+# --- speed -------------------------------------------------------------------------------
+def test_speed_effects_stack_by_the_systems_rules() -> None:
+    d = derive(make("d20srd", effects=[
+        effect("Haste", mod("enhancement", 30, "speed")),
+        effect("Longstrider", mod("enhancement", 10, "speed"))]))
+    assert d.speed.total == 30 + 30
+    d = derive(make("pf2e", speed=25, effects=[effect("Fleet", mod("circumstance", 5, "speed"))]))
+    assert d.speed.total == 30
+
+
+def test_speed_over_capacity_is_capped_whatever_the_effects() -> None:
+    d = derive(make("runarcana", abilities={"str": 10},
+                    inventory=[{"name": "Boulder", "quantity": 1, "weight": 100}],
+                    effects=[effect("Haste", mod("untyped", 30, "speed"))]))
+    assert d.carrying.state == "over_capacity"
+    assert d.speed.total == 5
+    assert sum(line.value for line in d.speed.breakdown if line.applied) == 5 - 30
+    d = derive(make("runarcana", abilities={"str": 10},
+                    inventory=[{"name": "Mountain", "quantity": 1, "weight": 200}]))
+    assert d.speed.total == 0
+
+
+def test_pf2e_armor_speed_penalty() -> None:
+    d = derive(make("pf2e", speed=25, armor={"name": "Full plate", "speed_penalty": 10}))
+    assert d.speed.total == 15

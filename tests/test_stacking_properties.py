@@ -313,8 +313,6 @@ def test_d20_sacred_and_profane_penalties_both_apply() -> None:
     assert will.total == 0 + 0 - 1 - 2 + 2  # base save 0, Wis 10
 
 
-@pytest.mark.xfail(strict=True, reason="rules bug: stack_d20 treats 'ability' as a built-in "
-                   "type that never competes, so ability-typed effect bonuses all add up")
 def test_d20_ability_typed_bonuses_dont_stack() -> None:
     """RULES.md: same-type modifiers don't stack except dodge, circumstance, flanking and
     mutation; 'ability' is one of the 24 types and not an exception."""

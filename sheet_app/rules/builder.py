@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from sheet_app.derived import ModeSource, ModifierLine, Statistic
+from sheet_app.derived import ModeSource, ModifierLine, Speed, Statistic
 from sheet_app.rules.common import Contribution, EffectIndex, resolve_mode, total_of
 
 Stacker = Callable[[Sequence[Contribution]], tuple[ModifierLine, ...]]
@@ -59,3 +59,23 @@ class StatisticBuilder:
             rollable=rollable,
             notes=notes,
         )
+
+
+def build_speed(
+    base: int,
+    rule_penalties: Sequence[Contribution],
+    effects: EffectIndex,
+    stacker: Stacker,
+    *,
+    cap: int | None = None,
+    cap_label: str = "",
+) -> Speed:
+    """Speed in feet: the entered speed, the rules' penalties (encumbrance, armor) and effects
+    that target ``speed``, never below 0. ``cap`` is a hard limit (over capacity: 5 ft), shown
+    as one more line so the breakdown still adds up."""
+    lines = stacker([*rule_penalties, *effects.contributions(("speed",))])
+    total = base + total_of(lines)
+    if cap is not None and total > cap:
+        lines = (*lines, Contribution(cap_label, "encumbrance", cap - total).line())
+        total = cap
+    return Speed(base, max(0, total), lines)

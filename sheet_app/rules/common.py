@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sheet_app import checks
 from sheet_app.derived import ModeSource, ModifierLine, RollMode
@@ -42,16 +42,25 @@ class Contribution:
     value: int
     source: str | None = None
     order: int = 0
+    applied_line: ModifierLine = field(init=False, compare=False, repr=False)
+    """This contribution's line when it applies, made once: an effect on ``check`` reaches
+    dozens of statistics, and most of them show it applied."""
+
+    def __post_init__(self) -> None:
+        line = ModifierLine(self.label, self.type, self.value, True, None, self.source)
+        object.__setattr__(self, "applied_line", line)
 
     def line(self, applied: bool = True, reason: str | None = None) -> ModifierLine:
+        if applied and reason is None:
+            return self.applied_line
         return ModifierLine(self.label, self.type, self.value, applied, reason, self.source)
 
 
 @dataclass(frozen=True, slots=True)
 class IndexedModifier:
     order: int
-    source: str
     modifier: Modifier
+    contribution: Contribution
 
 
 class EffectIndex:
@@ -69,7 +78,10 @@ class EffectIndex:
                 continue
             for mod in effect.modifiers:
                 order += 1
-                entry = IndexedModifier(order, effect.name, mod)
+                contribution = Contribution(
+                    effect.name, mod.type or "untyped", mod.value or 0, effect.name, order
+                )
+                entry = IndexedModifier(order, mod, contribution)
                 table = modes if mod.mode is not None else by_target
                 for target in dict.fromkeys(mod.targets):
                     table[target].append(entry)
@@ -77,16 +89,11 @@ class EffectIndex:
         self._modes_by_target = dict(modes)
 
     def contributions(self, keys: Iterable[str]) -> list[Contribution]:
-        found = _gather(self._by_target, keys)
-        return [
-            Contribution(e.source, e.modifier.type or "untyped", e.modifier.value or 0, e.source,
-                         e.order)
-            for e in found
-        ]
+        return [e.contribution for e in _gather(self._by_target, keys)]
 
     def modes(self, keys: Iterable[str]) -> list[ModeSource]:
         return [
-            ModeSource(e.modifier.mode, e.source)  # type: ignore[arg-type]
+            ModeSource(e.modifier.mode, e.contribution.label)  # type: ignore[arg-type]
             for e in _gather(self._modes_by_target, keys)
         ]
 

@@ -23,7 +23,7 @@ from sheet_app.derived import (
     frozen_map,
 )
 from sheet_app.model import D20Character
-from sheet_app.rules.builder import StatisticBuilder
+from sheet_app.rules.builder import Stacker, StatisticBuilder, build_speed
 from sheet_app.rules.common import Contribution, EffectIndex, signed, total_of
 from sheet_app.rules.scores import die_hit_points, scored_abilities
 from sheet_app.rules.stacking import D20Context, stack_d20
@@ -121,7 +121,7 @@ def derive(character: D20Character) -> Derived:
         return lambda items: stack_d20(items, ctx)
 
     stack = stacker_for(base_ctx)
-    abilities = scored_abilities(character.abilities.model_dump(), effects, stack,
+    abilities = scored_abilities(_scores(character), effects, stack,
                                  cap_inherent=True)
     carry = carrying(character, abilities["str"].score or 0)
     builder = StatisticBuilder("d20srd", effects, stack)
@@ -201,7 +201,7 @@ def derive(character: D20Character) -> Derived:
         }),
         hit_points=hp,
         carrying=carry,
-        speed=_speed(character.speed, carry),
+        speed=_speed(character.speed, carry, effects, stack),
         notes=notes,
     )
 
@@ -281,10 +281,17 @@ def _with_extra_lines(stat: Statistic, extra: Iterable[ModifierLine]) -> Statist
                      stat.mode_sources, stat.base, stat.ability, stat.rollable, stat.notes)
 
 
-def _speed(base: int, carry: Carrying) -> Speed:
-    lines: list[ModifierLine] = []
+def _speed(base: int, carry: Carrying, effects: EffectIndex, stacker: Stacker) -> Speed:
+    if carry.state == "over_capacity":
+        return build_speed(base, (), effects, stacker, cap=0,
+                           cap_label="Over the heavy load (can only push or drag)")
+    penalty = []
     if carry.speed_penalty:
-        label = {"encumbered": "Medium load", "heavily_encumbered": "Heavy load",
-                 "over_capacity": "Over heavy load"}[carry.state]
-        lines.append(Contribution(label, "untyped", -carry.speed_penalty).line())
-    return Speed(base, max(0, base + total_of(lines)), tuple(lines))
+        label = "Medium load" if carry.state == "encumbered" else "Heavy load"
+        penalty.append(Contribution(label, "encumbrance", -carry.speed_penalty))
+    return build_speed(base, penalty, effects, stacker)
+
+
+def _scores(character: D20Character) -> dict[str, int | None]:
+    """The six scores only: a file's unknown keys under ``abilities`` are kept, not rolled."""
+    return {abbr: getattr(character.abilities, abbr) for abbr in ABILITIES}

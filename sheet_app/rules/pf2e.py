@@ -14,16 +14,22 @@ from sheet_app.derived import (
     Carrying,
     Derived,
     HitPoints,
-    ModifierLine,
     Speed,
     Statistic,
     frozen_map,
 )
 from sheet_app.model import Pf2eCharacter
-from sheet_app.rules.builder import StatisticBuilder
+from sheet_app.rules.builder import StatisticBuilder, build_speed
 from sheet_app.rules.common import Contribution, EffectIndex, total_of
 from sheet_app.rules.stacking import stack_pf2e
-from sheet_app.systems import ABILITY_NAMES, PF2E_RANK_BONUS, PF2E_SAVES, PF2E_SKILLS, skill_label
+from sheet_app.systems import (
+    ABILITIES,
+    ABILITY_NAMES,
+    PF2E_RANK_BONUS,
+    PF2E_SAVES,
+    PF2E_SKILLS,
+    skill_label,
+)
 
 SIZE_FACTOR = {"tiny": 0.5, "small": 1.0, "medium": 1.0, "large": 2.0, "huge": 4.0,
                "gargantuan": 8.0}
@@ -66,9 +72,9 @@ def carrying(character: Pf2eCharacter, strength: int) -> Carrying:
 def derive(character: Pf2eCharacter) -> Derived:
     effects = EffectIndex(character)
     level = character.level
-    attrs = character.abilities.model_dump()
     abilities: dict[str, AbilityValue] = {}
-    for abbr, base in attrs.items():
+    for abbr in ABILITIES:
+        base: int = getattr(character.abilities, abbr)
         found = effects.contributions((f"score:{abbr}",))
         lines = stack_pf2e([Contribution("Entered modifier", "base", base), *found])
         value = total_of(lines)
@@ -146,7 +152,7 @@ def derive(character: Pf2eCharacter) -> Derived:
         passive=frozen_map({"perception": stats["perception"].dc}),
         hit_points=hp,
         carrying=carry,
-        speed=_speed(character, carry),
+        speed=_speed(character, carry, effects),
     )
 
 
@@ -170,13 +176,14 @@ def _armor_class(
     return builder.build("ac", "Armor Class", ("ac",), parts, base=10, rollable=False)
 
 
-def _speed(character: Pf2eCharacter, carry: Carrying) -> Speed:
-    lines: list[ModifierLine] = []
+def _speed(character: Pf2eCharacter, carry: Carrying, effects: EffectIndex) -> Speed:
+    penalties: list[Contribution] = []
     if character.armor.speed_penalty:
-        lines.append(Contribution(character.armor.name or "Armor", "item",
-                                  -character.armor.speed_penalty).line())
+        penalties.append(Contribution(character.armor.name or "Armor", "untyped",
+                                      -character.armor.speed_penalty))
+    if carry.state == "over_capacity":
+        return build_speed(character.speed, penalties, effects, stack_pf2e, cap=0,
+                           cap_label="Over the Bulk limit (can't carry this)")
     if carry.speed_penalty:
-        label = "Over Bulk limit" if carry.state == "over_capacity" else "Encumbered"
-        lines.append(Contribution(label, "untyped", -carry.speed_penalty).line())
-    total = max(0, character.speed + total_of(lines))
-    return Speed(character.speed, total, tuple(lines))
+        penalties.append(Contribution("Encumbered", "untyped", -carry.speed_penalty))
+    return build_speed(character.speed, penalties, effects, stack_pf2e)

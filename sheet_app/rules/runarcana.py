@@ -14,13 +14,12 @@ from sheet_app.derived import (
     Derived,
     HitPoints,
     ModeSource,
-    ModifierLine,
     Speed,
     Statistic,
     frozen_map,
 )
 from sheet_app.model import RunarcanaCharacter
-from sheet_app.rules.builder import StatisticBuilder
+from sheet_app.rules.builder import StatisticBuilder, build_speed
 from sheet_app.rules.common import Contribution, EffectIndex
 from sheet_app.rules.scores import die_hit_points, scored_abilities
 from sheet_app.rules.stacking import stack_runarcana
@@ -84,7 +83,7 @@ def carrying(character: RunarcanaCharacter, strength: int) -> Carrying:
 
 def derive(character: RunarcanaCharacter) -> Derived:
     effects = EffectIndex(character)
-    abilities = scored_abilities(character.abilities.model_dump(), effects, stack_runarcana)
+    abilities = scored_abilities(_scores(character), effects, stack_runarcana)
     pb = (
         character.proficiency_bonus
         if character.proficiency_bonus is not None
@@ -152,7 +151,7 @@ def derive(character: RunarcanaCharacter) -> Derived:
         passive=frozen_map(passive),
         hit_points=hp,
         carrying=carry,
-        speed=_speed(character.speed, carry),
+        speed=_speed(character.speed, carry, effects),
     )
 
 
@@ -181,11 +180,18 @@ def _armor_class(
     return builder.build("ac", "Armor Class", ("ac",), lines, base=10, rollable=False)
 
 
-def _speed(base: int, carry: Carrying) -> Speed:
-    lines: list[ModifierLine] = []
+def _speed(base: int, carry: Carrying, effects: EffectIndex) -> Speed:
+    if carry.state == "over_capacity":
+        cap = 5 if carry.carried <= carry.push_drag_lift else 0
+        return build_speed(base, (), effects, stack_runarcana, cap=cap,
+                           cap_label="Over capacity (can only push or drag)")
+    penalty = []
     if carry.speed_penalty:
         label = carry.state.replace("_", " ").capitalize()
-        lines.append(Contribution(label, "encumbrance", -carry.speed_penalty).line())
-    total = max(0, base - carry.speed_penalty)
-    return Speed(base, total, tuple(lines))
+        penalty.append(Contribution(label, "encumbrance", -carry.speed_penalty))
+    return build_speed(base, penalty, effects, stack_runarcana)
 
+
+def _scores(character: RunarcanaCharacter) -> dict[str, int | None]:
+    """The six scores only: a file's unknown keys under ``abilities`` are kept, not rolled."""
+    return {abbr: getattr(character.abilities, abbr) for abbr in ABILITIES}

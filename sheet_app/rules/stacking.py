@@ -36,12 +36,12 @@ def _keep_best(
 ) -> None:
     """Within each group keep the best bonus and the worst penalty; record why others lose.
 
-    Ties keep the first listed, so a result never depends on which equal bonus "won" in a
-    way the player can't see: the reason names the one that applies.
+    ``verdict`` maps an item's position to the reason it lost. Ties keep the first listed,
+    and the reason names the one that applies, so the player sees which equal bonus counted.
     """
-    best: dict[tuple[Hashable, bool], Contribution] = {}
-    for c in items:
-        if c.order in verdict or c.value == 0:
+    best: dict[tuple[Hashable, bool], int] = {}
+    for i, c in enumerate(items):
+        if c.value == 0 or i in verdict:
             continue
         group = group_of(c)
         if group is None:
@@ -49,12 +49,12 @@ def _keep_best(
         key = (group, c.value > 0)
         held = best.get(key)
         if held is None:
-            best[key] = c
-        elif abs(c.value) > abs(held.value):
-            verdict[held.order] = reason_for(held, c)
-            best[key] = c
+            best[key] = i
+        elif abs(c.value) > abs(items[held].value):
+            verdict[held] = reason_for(items[held], c)
+            best[key] = i
         else:
-            verdict[c.order] = reason_for(c, held)
+            verdict[i] = reason_for(c, items[held])
 
 
 def _type_reason(loser: Contribution, winner: Contribution) -> str:
@@ -76,27 +76,25 @@ def _source_reason(loser: Contribution, winner: Contribution) -> str:
 
 
 def _lines(items: Sequence[Contribution], verdict: dict[int, str]) -> tuple[ModifierLine, ...]:
+    if not verdict:
+        return tuple(c.applied_line for c in items)
     return tuple(
-        c.line(applied=c.order not in verdict, reason=verdict.get(c.order)) for c in items
+        c.line(applied=False, reason=verdict[i]) if i in verdict else c.applied_line
+        for i, c in enumerate(items)
     )
 
 
-def _numbered(items: Sequence[Contribution]) -> list[Contribution]:
-    """Give built-ins distinct orders when callers left them at 0 (verdicts key on order)."""
-    seen: set[int] = set()
-    out: list[Contribution] = []
-    for i, c in enumerate(items):
-        if c.order in seen or c.order == 0:
-            c = Contribution(c.label, c.type, c.value, c.source, -1 - i)
-        seen.add(c.order)
-        out.append(c)
-    return out
+def _d20_type_group(c: Contribution) -> str | None:
+    """The type a d20 modifier competes within, or None if it stacks freely. The sheet's own
+    lines (ranks, the ability modifier) never compete; an effect's ``ability`` bonus does."""
+    if c.type in D20_STACKING_TYPES or (c.source is None and c.type in BUILT_IN_TYPES):
+        return None
+    return c.type
 
 
 def stack_pf2e(items: Sequence[Contribution]) -> tuple[ModifierLine, ...]:
     """Per type (circumstance, item, status) only the highest bonus and the worst penalty
     apply; a bonus and a penalty of one type both apply. Untyped modifiers all add up."""
-    items = _numbered(items)
     verdict: dict[int, str] = {}
     _keep_best(items, lambda c: c.type if c.type in PF2E_TYPED else None, _type_reason, verdict)
     return _lines(items, verdict)
@@ -105,7 +103,6 @@ def stack_pf2e(items: Sequence[Contribution]) -> tuple[ModifierLine, ...]:
 def stack_runarcana(items: Sequence[Contribution]) -> tuple[ModifierLine, ...]:
     """5e-style: bonuses don't have stacking types; different effects add up, but the same
     effect twice (two effects with one name) counts once, the most potent instance."""
-    items = _numbered(items)
     verdict: dict[int, str] = {}
     _keep_best(items, lambda c: c.source, _source_reason, verdict)
     return _lines(items, verdict)
@@ -129,15 +126,14 @@ def stack_d20(
     """Different types add up. The same type doesn't: the best bonus and the worst penalty
     apply, except dodge, circumstance, flanking (a kind of circumstance), mutation and untyped,
     which stack with themselves. Nothing stacks with the same source (the same spell twice)."""
-    items = _numbered(items)
     verdict: dict[int, str] = {}
-    for c in items:
+    for i, c in enumerate(items):
         if c.value > 0 and c.type == context.losing_side:
-            verdict[c.order] = context.losing_reason
+            verdict[i] = context.losing_reason
         elif c.value > 0 and c.type == "morale" and not context.has_intelligence:
-            verdict[c.order] = "a creature with no Intelligence can't benefit from morale bonuses"
+            verdict[i] = "a creature with no Intelligence can't benefit from morale bonuses"
         elif c.type == "competence" and not context.competence_allowed:
-            verdict[c.order] = context.competence_reason
+            verdict[i] = context.competence_reason
     _keep_best(
         items,
         lambda c: (c.source, c.type) if c.source is not None else None,
@@ -146,7 +142,7 @@ def stack_d20(
     )
     _keep_best(
         items,
-        lambda c: None if c.type in D20_STACKING_TYPES or c.type in BUILT_IN_TYPES else c.type,
+        _d20_type_group,
         _type_reason,
         verdict,
     )
