@@ -453,3 +453,14 @@ def _join_signed(parts: Iterable[tuple[bool, str]]) -> str:
         else:
             out.append(f" {'-' if negative else '+'} {text}")
     return "".join(out)
+
+
+DAMAGE_MINIMUM = 1
+
+
+def roll_damage(expression: str | DiceExpression, rng: random.Random) -> DiceRoll:
+    """Roll damage: like `roll`, but a damage roll deals at least 1 (d20 SRD, Rounding)."""
+    rolled = roll(expression, rng)
+    if rolled.total >= DAMAGE_MINIMUM:
+        return rolled
+    return DiceRoll(rolled.expression, rolled.terms, DAMAGE_MINIMUM)

@@ -90,7 +90,7 @@ class Modifier(_Open):
 class Effect(_Open):
     name: str = Field(default="Effect", max_length=200)
     active: bool = True
-    modifiers: list[Modifier] = Field(default_factory=list, max_length=200)
+    modifiers: list[Modifier] = Field(default_factory=list, max_length=50)
 
 
 class Item(_Open):
@@ -173,7 +173,7 @@ class _Base(_Open):
     class_: str = Field(default="", max_length=200, alias="class")
     speed: int = Field(default=30, ge=0, le=300)
     inventory: list[Any] = Field(default_factory=list, max_length=10_000)
-    effects: list[Effect] = Field(default_factory=list, max_length=2_000)
+    effects: list[Effect] = Field(default_factory=list, max_length=1_000)
     options: Options = Field(default_factory=Options)
     notes: str = Field(default="", max_length=100_000)
     roll_log: list[RollRecord] = Field(default_factory=list, max_length=1_000)

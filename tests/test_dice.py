@@ -352,3 +352,14 @@ def test_advantage_keeps_the_higher_die() -> None:
     low = [roll("2d20kl1", rng) for _ in range(n)]
     assert all(r.total == min(r.rolls) for r in low)
     assert abs(sum(r.total for r in low) / n - 7.175) < 0.1
+
+
+def test_damage_has_a_minimum_of_one() -> None:
+    from sheet_app.dice import roll_damage
+
+    # 1d4-5 is at most -1: every damage roll of it still deals 1, the dice kept as rolled.
+    for seed in range(20):
+        rolled = roll_damage("1d4-5", random.Random(seed))
+        assert rolled.total == 1
+        assert 1 <= rolled.rolls[0] <= 4
+    assert roll_damage("2d6+3", random.Random(1)).total == roll("2d6+3", random.Random(1)).total
