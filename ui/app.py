@@ -1,4 +1,4 @@
-"""The QApplication: style, palette, stylesheet and icon, read through importlib.resources."""
+"""The QApplication: Fusion style and the sheet's palette; samples read via importlib.resources."""
 
 from __future__ import annotations
 
@@ -18,8 +18,11 @@ def application(argv: list[str] | None = None) -> QApplication:
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         app = existing
+        if app.property("sheetAppStyled"):
+            return app
     else:
         app = QApplication([sys.argv[0] if sys.argv else "sheet-app", *(argv or [])])
+    app.setProperty("sheetAppStyled", True)
     app.setOrganizationName("sheet-app")
     app.setApplicationName("sheet-app")
     app.setApplicationDisplayName("sheet-app")
@@ -49,8 +52,6 @@ def style(app: QApplication) -> None:
     for role, color in colors.items():
         palette.setColor(role, QColor(color))
     app.setPalette(palette)
-    qss = (resources.files("resources") / "style.qss").read_text(encoding="utf-8")
-    app.setStyleSheet(qss)
 
 
 def sample_character(system: str = "runarcana") -> AnyCharacter:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
@@ -23,10 +24,25 @@ class StatSelection(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.current = ""
+        self._watchers: dict[str, list[Callable[[bool], None]]] = {}
+
+    def watch(self, stat_id: str, mark: Callable[[bool], None]) -> None:
+        """``mark(selected)`` runs when ``stat_id`` gains or loses the selection, and now.
+
+        One dict lookup per change instead of a signal to every row of the sheet."""
+        self._watchers.setdefault(stat_id, []).append(mark)
+        mark(stat_id == self.current)
+
+    def forget_watchers(self) -> None:
+        self._watchers.clear()
 
     def select(self, stat_id: str) -> None:
         if stat_id != self.current:
-            self.current = stat_id
+            previous, self.current = self.current, stat_id
+            for mark in self._watchers.get(previous, ()):
+                mark(False)
+            for mark in self._watchers.get(stat_id, ()):
+                mark(True)
             self.selected.emit(stat_id)
 
     def roll(self, stat_id: str, mode: str = "normal") -> None:

@@ -193,12 +193,19 @@ class CharacterDocument(QObject):
         return get_path(self._character, path)
 
     # --- commands ------------------------------------------------------------------------
-    def set(self, path: Path_, value: Any, text: str | None = None) -> bool:
-        """Push one edit of ``path``; False (and `rejected`) if the model refuses it."""
+    def set(
+        self, path: Path_, value: Any, text: str | None = None, *, merge: bool = True
+    ) -> bool:
+        """Push one edit of ``path``; False (and `rejected`) if the model refuses it.
+
+        Quick successive edits of one field merge into one undo step unless ``merge`` is
+        off (each roll is its own step)."""
         old = self.value(path)
         if old is not MISSING and _same(old, value):
             return True
-        return self._push(SetValueCommand(self, path, old, value, text or _describe(path)))
+        command = SetValueCommand(self, path, old, value, text or _describe(path))
+        command.mergeable = merge
+        return self._push(command)
 
     def insert(self, list_path: Path_, index: int, item: Any, text: str) -> bool:
         return self._push(ListInsertCommand(self, list_path, index, item, text))
@@ -280,6 +287,7 @@ class SetValueCommand(_Command):
         self.old = old
         self.new = new
         self.stamp = time.monotonic()
+        self.mergeable = True
         self._pending = False
 
     def check(self) -> None:
@@ -310,10 +318,12 @@ class SetValueCommand(_Command):
         self.document._apply(Change("set", self.path))
 
     def id(self) -> int:
-        return self._ID
+        return self._ID if self.mergeable else -1
 
     def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, SetValueCommand) or other.path != self.path:
+            return False
+        if not (self.mergeable and other.mergeable):
             return False
         if other.stamp - self.stamp > MERGE_WINDOW_S:
             return False

@@ -36,6 +36,11 @@ def words(identifier: str) -> str:
     return identifier.replace("_", " ")
 
 
+def sentence(text: str) -> str:
+    """First letter up, the rest untouched (``str.capitalize`` would lower "Hex" to "hex")."""
+    return text[:1].upper() + text[1:]
+
+
 def stat_text(stat: Statistic | None) -> str:
     """What a statistic shows on the sheet: the modifier of a check, the total of AC."""
     if stat is None:
@@ -58,6 +63,10 @@ def line_html(line: ModifierLine) -> str:
     )
 
 
+MAX_TIP_LINES = 24
+"""A tooltip lists at most this many modifiers; the roll panel lists them all."""
+
+
 def breakdown_html(
     title: str,
     total: str,
@@ -70,7 +79,17 @@ def breakdown_html(
     rows = []
     if base:
         rows.append(f"<tr><td>Base</td><td></td><td align='right'><b>{base}</b></td></tr>")
-    rows.extend(line_html(line) for line in lines)
+    shown = 0
+    hidden = 0
+    for line in lines:
+        if shown < MAX_TIP_LINES:
+            rows.append(line_html(line))
+            shown += 1
+        else:
+            hidden += 1
+    if hidden:
+        rows.append(f"<tr><td colspan='3'><i>… and {hidden} more: click for the roll panel"
+                    "</i></td></tr>")
     notes = "".join(f"<div><i>{html.escape(n)}</i></div>" for n in footer if n)
     body = "".join(rows) or "<tr><td><i>no modifiers</i></td></tr>"
     return (

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -70,17 +71,22 @@ def run_window(args: list[str]) -> int:
             path = None
 
     app = application(qt_args)
+    from PySide6.QtCore import QSettings
+
     from ui.main_window import MainWindow
 
-    window = MainWindow(character or sample_character(), path)
     if options.screenshot:
-        window.resize(*SCREENSHOT_SIZE)
-        ok = screenshot(window, Path(options.screenshot))
+        # a fresh layout, not the user's saved window state (a closed dock, a small window)
+        with tempfile.TemporaryDirectory() as scratch:
+            settings = QSettings(str(Path(scratch) / "settings.ini"), QSettings.Format.IniFormat)
+            window = MainWindow(character or sample_character(), path, settings=settings)
+            window.resize(*SCREENSHOT_SIZE)
+            ok = screenshot(window, Path(options.screenshot))
         if not ok:
             print(f"sheet-app: could not write {options.screenshot}", file=sys.stderr)
             return EXIT_USAGE
         return 0
-    window.resize(*SCREENSHOT_SIZE)
+    window = MainWindow(character or sample_character(), path)
     window.show()
     if problems:
         window.show_problems(f"Could not open {options.file}", problems)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -28,10 +28,11 @@ from sheet_app.io import (
     write_text_atomic,
 )
 from sheet_app.model import AnyCharacter, new_character
+from sheet_app.rolls import CheckRoll
 from sheet_app.systems import SYSTEM_NAMES, SYSTEMS
 from ui.binding import Binder
 from ui.context import SheetContext, StatSelection
-from ui.document import CharacterDocument
+from ui.document import Change, CharacterDocument
 from ui.roll_panel import RollPanel
 from ui.sections.sheet import SheetWidget
 from ui.widgets import icon
@@ -39,6 +40,7 @@ from ui.widgets import icon
 FILE_FILTER = "Character files (*.json);;All files (*)"
 MAX_RECENT = 8
 MAX_PROBLEMS_SHOWN = 25
+DEFAULT_SIZE = (1280, 800)
 
 
 class MainWindow(QMainWindow):
@@ -81,31 +83,39 @@ class MainWindow(QMainWindow):
         )
 
         self.document.replaced.connect(self._on_replaced)
-        self.document.rejected.connect(lambda m: self.statusBar().showMessage(m, 8000))
-        self.document.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
+        self.document.rejected.connect(self._show_message)
+        self.document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.document.pathChanged.connect(self._update_title)
-        self.roll_panel.message.connect(lambda m: self.statusBar().showMessage(m, 6000))
-        self.roll_panel.rolled.connect(
-            lambda r: self.statusBar().showMessage(r.summary(), 10000)
-        )
+        self.document.edited.connect(self._on_edited)
+        self.roll_panel.message.connect(self._show_message)
+        self.roll_panel.rolled.connect(self._on_rolled)
         self._build_sheet()
         self._update_title()
         geometry = self.settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)  # type: ignore[arg-type]
+        if isinstance(geometry, QByteArray) and self.restoreGeometry(geometry):
+            state = self.settings.value("window/state")
+            if isinstance(state, QByteArray):
+                self.restoreState(state)
+        else:
+            self.resize(*DEFAULT_SIZE)
 
     # --- building ------------------------------------------------------------------------
     def _build_sheet(self) -> None:
         old = self.sheet
+        if old is not None:
+            old.detach()
+            old.hide()
+            old.setParent(None)
+            old.deleteLater()
         self.binder.clear()
+        self.selection.forget_watchers()
         self.selection.current = ""
         self.sheet = SheetWidget(self.ctx)
         self._sheet_system = self.document.system
-        self.setCentralWidget(self.sheet)  # deletes the old sheet
-        if old is not None:
-            old.deleteLater()
+        self.setCentralWidget(self.sheet)
         self.selection.select(self.sheet.default_statistic())
         self._update_roll_actions()
+        self.sheet.header.name.setFocus()
 
     def _on_replaced(self) -> None:
         if self.document.system != self._sheet_system:
@@ -115,7 +125,8 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _action(
-        self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
+        self, text: str, slot: object,
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
         tip: str = "",
     ) -> QAction:
         action = QAction(text, self)
@@ -123,7 +134,7 @@ class MainWindow(QMainWindow):
             action.setShortcut(QKeySequence(shortcut))
         if tip:
             action.setStatusTip(tip)
-        action.triggered.connect(slot)  # type: ignore[arg-type]
+        action.triggered.connect(slot)
         return action
 
     def _build_actions(self) -> None:
@@ -202,6 +213,19 @@ class MainWindow(QMainWindow):
         if len(modes) > position:
             self.roll_panel.roll(modes[position])
 
+    def _show_message(self, message: str) -> None:
+        self.statusBar().showMessage(message, 8000)
+
+    def _on_rolled(self, result: CheckRoll) -> None:
+        self.statusBar().showMessage(result.summary(), 10000)
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        self._update_title()
+
+    def _on_edited(self, change: Change) -> None:
+        if change.kind == "reset" or change.path[:1] in ((), ("name",)):
+            self._update_title()
+
     # --- title and recent files ----------------------------------------------------------
     def _update_title(self) -> None:
         path = self.document.path
@@ -218,7 +242,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recentFiles", [])
         if isinstance(value, str):
             return [value]
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _remember(self, path: Path) -> None:
         entry = str(path.resolve())
@@ -379,6 +403,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
             self.settings.setValue("window/geometry", self.saveGeometry())
+            self.settings.setValue("window/state", self.saveState())
             event.accept()
         else:
             event.ignore()

@@ -6,14 +6,15 @@ lost and why, the exact odds, every die and the kept one. It never adds anything
 
 from __future__ import annotations
 
+import functools
 import html
 import random
-from dataclasses import dataclass, field
+import textwrap
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
     QAbstractTableModel,
     QModelIndex,
     QObject,
@@ -21,7 +22,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QKeyEvent
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -50,7 +51,16 @@ from sheet_app.rolls import (
 )
 from ui.context import StatSelection
 from ui.document import Change, CharacterDocument
-from ui.format import APPLIED_COLOR, PENALTY_COLOR, SUPPRESSED_COLOR, signed, stat_text, words
+from ui.format import (
+    APPLIED_COLOR,
+    PENALTY_COLOR,
+    SUPPRESSED_COLOR,
+    sentence,
+    signed,
+    stat_text,
+    words,
+)
+from ui.theme import look
 from ui.widgets import icon, mode_label
 
 Index = QModelIndex | QPersistentModelIndex
@@ -71,92 +81,77 @@ OUTCOME_SHORT = {
 }
 
 
-# --- the breakdown tree --------------------------------------------------------------------
+# --- the breakdown ----------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Node:
+@dataclass(frozen=True, slots=True)
+class BreakdownRow:
     kind: str  # "group", "line" or "reason"
     text: str
     value: str = ""
     status: str = ""
     line: ModifierLine | None = None
-    parent: int = -1
-    row: int = 0
-    children: list[int] = field(default_factory=list)
 
 
-class BreakdownModel(QAbstractItemModel):
-    """Modifiers grouped by type: each group's lines, the winners ticked, every loser struck
-    through with a child row saying why it lost."""
+def breakdown_rows(stat: Statistic, wrap: int = 48) -> list[BreakdownRow]:
+    """The modifiers grouped by type in order of first appearance: a header per type with
+    its net, each line ticked (applies) or crossed (suppressed), and under each suppressed
+    line the reason it lost, wrapped at ``wrap`` characters so it reads whole."""
+    rows: list[BreakdownRow] = []
+    if stat.base:
+        rows.append(BreakdownRow("group", "Base", str(stat.base)))
+    groups: dict[str, list[ModifierLine]] = {}
+    for line in stat.modifiers:
+        groups.setdefault(line.type, []).append(line)
+    for kind, lines in groups.items():
+        applied = [ln.value for ln in lines if ln.applied]
+        rows.append(BreakdownRow(
+            "group", sentence(words(kind)), signed(sum(applied)) if applied else "—"
+        ))
+        for line in lines:
+            mark = "✔" if line.applied else "✘"
+            rows.append(BreakdownRow("line", line.label, signed(line.value), mark, line))
+            if not line.applied:
+                rows.extend(BreakdownRow("reason", part, line=line)
+                            for part in _wrapped(line.reason or "suppressed", max(16, wrap)))
+    return rows
 
-    headers = ("Modifier", "Value", "")
+
+@functools.lru_cache(maxsize=4096)
+def _wrapped(reason: str, width: int) -> tuple[str, ...]:
+    """Cached: the same reasons come back on every edit of a busy sheet."""
+    return tuple(textwrap.wrap(f"↳ {reason}", width, subsequent_indent="   "))
+
+
+class BreakdownModel(QAbstractTableModel):
+    """One flat row per type header, modifier line and suppression reason.
+
+    Columns: the verdict (✔ applies, ✘ suppressed), the value, then the text, so a reason
+    sits in the wide last column without spanning. Flat, with uniform row heights, so the
+    view asks only for the rows on screen: hundreds of modifiers cost no more than three.
+    """
+
+    headers = ("", "Value", "Modifier")
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._nodes: list[_Node] = []
-        self._top: list[int] = []
+        self._rows: list[BreakdownRow] = []
+        self.wrap = 40
+        """Characters per reason line; the panel sets it from its width."""
 
     def set_statistic(self, stat: Statistic | None) -> None:
         self.beginResetModel()
-        self._nodes = []
-        self._top = []
-        if stat is not None:
-            self._build(stat)
+        self._rows = breakdown_rows(stat, self.wrap) if stat is not None else []
         self.endResetModel()
 
-    def _add(self, node: _Node) -> int:
-        node_id = len(self._nodes)
-        self._nodes.append(node)
-        siblings = self._top if node.parent < 0 else self._nodes[node.parent].children
-        node.row = len(siblings)
-        siblings.append(node_id)
-        return node_id
-
-    def _build(self, stat: Statistic) -> None:
-        if stat.base:
-            self._add(_Node("group", "Base", str(stat.base), "✔"))
-        groups: dict[str, list[ModifierLine]] = {}
-        for line in stat.modifiers:
-            groups.setdefault(line.type, []).append(line)
-        for kind, lines in groups.items():
-            applied = [ln.value for ln in lines if ln.applied]
-            net = signed(sum(applied)) if applied else "—"
-            suppressed = len(lines) - len(applied)
-            status = f"{suppressed} suppressed" if suppressed else ""
-            group = self._add(_Node("group", words(kind).capitalize(), net, status))
-            for line in lines:
-                mark = ("✔ applies" if len(lines) > 1 else "✔") if line.applied else "✘"
-                node = self._add(_Node("line", line.label, signed(line.value), mark, line,
-                                       parent=group))
-                if not line.applied:
-                    self._add(_Node("reason", f"↳ {line.reason or 'suppressed'}", line=line,
-                                    parent=node))
-
-    # --- Qt model contract ---------------------------------------------------------------
-    def index(self, row: int, column: int, parent: Index = ROOT) -> QModelIndex:
-        siblings = self._nodes[parent.internalId()].children if parent.isValid() else self._top
-        if not (0 <= row < len(siblings) and 0 <= column < len(self.headers)):
-            return QModelIndex()
-        return self.createIndex(row, column, siblings[row])
-
-    def parent(self, child: Index = ROOT) -> QModelIndex:  # type: ignore[override]
-        if not child.isValid():
-            return QModelIndex()
-        node = self._nodes[child.internalId()]
-        if node.parent < 0:
-            return QModelIndex()
-        return self.createIndex(self._nodes[node.parent].row, 0, node.parent)
+    def rows(self) -> list[BreakdownRow]:
+        return list(self._rows)
 
     def rowCount(self, parent: Index = ROOT) -> int:
-        if not parent.isValid():
-            return len(self._top)
-        if parent.column() != 0:
-            return 0
-        return len(self._nodes[parent.internalId()].children)
+        return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: Index = ROOT) -> int:
-        return len(self.headers)
+        return 0 if parent.isValid() else len(self.headers)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -166,42 +161,44 @@ class BreakdownModel(QAbstractItemModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
-        node = self._nodes[index.internalId()]
+        row = self._rows[index.row()]
         col = index.column()
-        suppressed = node.line is not None and not node.line.applied
+        suppressed = row.line is not None and not row.line.applied
         if role == Qt.ItemDataRole.DisplayRole:
-            return (node.text, node.value, node.status)[col] if node.kind != "reason" or col == 0 \
-                else None
-        if role == Qt.ItemDataRole.ToolTipRole and node.line is not None:
-            line = node.line
+            if row.kind == "reason":
+                return f"   {row.text}" if col == 2 else None
+            return (row.status, row.value, row.text)[col]
+        if role == Qt.ItemDataRole.ToolTipRole and row.line is not None:
+            line = row.line
             verdict = "applies" if line.applied else f"suppressed: {line.reason}"
             return f"{line.label}: {signed(line.value)} {words(line.type)} — {verdict}"
         if role == Qt.ItemDataRole.FontRole:
             font = QFont()
-            if node.kind == "group":
+            if row.kind == "group":
                 font.setBold(True)
-            elif node.kind == "reason":
+            elif row.kind == "reason":
                 font.setItalic(True)
             elif suppressed:
-                font.setStrikeOut(col < 2)
-            elif node.line is not None and col == 1:
+                font.setStrikeOut(col > 0)
+            elif col == 1:
                 font.setBold(True)
             return font
         if role == Qt.ItemDataRole.ForegroundRole:
-            if suppressed:
-                return QColor(SUPPRESSED_COLOR)
-            if col == 2 and node.kind == "line":
+            if suppressed or row.kind == "reason":
+                return QColor(PENALTY_COLOR if col == 0 else SUPPRESSED_COLOR)
+            if col == 0 and row.kind == "line":
                 return QColor(APPLIED_COLOR)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole and row.kind == "group":
+            return QColor("#f1ece3")
+        if role == Qt.ItemDataRole.TextAlignmentRole and col < 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) if col \
+                else int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return " ".join(filter(None, (node.text, node.value, node.status)))
+            verdict = {"✔": "applies", "✘": "suppressed"}.get(row.status, "")
+            return " ".join(filter(None, (row.text, row.value, verdict)))
         return None
-
-    def is_reason(self, index: Index) -> bool:
-        return index.isValid() and self._nodes[index.internalId()].kind == "reason"
 
 
 # --- the roll log --------------------------------------------------------------------------
@@ -215,7 +212,7 @@ def log_records(log: list[Any]) -> list[RollRecord]:
 class RollLogModel(QAbstractTableModel):
     """Past rolls, newest first: time, check, dice, total, outcome."""
 
-    headers = ("Time", "Check", "Dice", "Total", "Result")
+    headers = ("Time", "Check", "d20", "Total", "Result")
 
     def __init__(self, document: CharacterDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -263,9 +260,7 @@ class RollLogModel(QAbstractTableModel):
             if col == 3:
                 return str(record.total)
             if col == 4:
-                if record.outcome is None:
-                    return "—"
-                return f"{OUTCOME_SHORT[record.outcome]} (DC {record.dc})"
+                return "—" if record.outcome is None else OUTCOME_SHORT[record.outcome]
         if role == Qt.ItemDataRole.ToolTipRole:
             from sheet_app.rolls import format_record
 
@@ -288,9 +283,11 @@ def _clock(time: str) -> str:
 
 
 def _faces_text(dice: list[int] | tuple[int, ...], natural: int) -> str:
-    if len(dice) <= 1:
-        return str(natural)
-    return ", ".join(str(d) for d in dice) + f" → {natural}"
+    """The kept die, then the dropped one in brackets: ``19 (17)``."""
+    dropped = list(dice)
+    if natural in dropped:
+        dropped.remove(natural)
+    return f"{natural} ({', '.join(map(str, dropped))})" if dropped else str(natural)
 
 
 def dice_html(result: CheckRoll) -> str:
@@ -367,17 +364,17 @@ class RollPanel(QWidget):
 
         head = QHBoxLayout()
         self.title = QLabel("Select a statistic")
-        self.title.setObjectName("panelTitle")
+        look(self.title, "panelTitle")
         self.title.setWordWrap(True)
         self.total = QLabel("")
-        self.total.setObjectName("panelTotal")
+        look(self.total, "panelTotal")
         self.total.setProperty("derived", True)
         self.total.setAccessibleName("Selected statistic total")
         head.addWidget(self.title, 1)
         head.addWidget(self.total)
         layout.addLayout(head)
         self.mode_note = QLabel()
-        self.mode_note.setObjectName("modeNote")
+        look(self.mode_note, "modeNote")
         self.mode_note.setWordWrap(True)
         layout.addWidget(self.mode_note)
 
@@ -389,26 +386,27 @@ class RollPanel(QWidget):
         self.tree.setHeaderHidden(True)
         self.tree.setRootIsDecorated(False)
         self.tree.setItemsExpandable(False)
-        self.tree.setIndentation(14)
-        self.tree.setWordWrap(True)
-        self.tree.setUniformRowHeights(False)
+        self.tree.setIndentation(0)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         header = self.tree.header()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        self.breakdown.modelReset.connect(self._expand)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(0, 22)
+        header.resizeSection(1, 40)
 
         self.notes = QLabel()
-        self.notes.setObjectName("hint")
+        look(self.notes, "hint")
         self.notes.setWordWrap(True)
 
         dc_row = QHBoxLayout()
         dc_label = QLabel("DC")
-        dc_label.setObjectName("caption")
+        look(dc_label, "caption")
         self.dc = DcSpinBox()
         self.dc.setRange(0, 60)
         self.dc.setValue(15)
@@ -419,7 +417,7 @@ class RollPanel(QWidget):
         self.dc.valueChanged.connect(lambda _v: self._show_odds())
         self.dc.submitted.connect(lambda: self.roll())
         self.odds = QLabel()
-        self.odds.setObjectName("odds")
+        look(self.odds, "odds")
         self.odds.setWordWrap(True)
         self.odds.setAccessibleName("Odds")
         dc_row.addWidget(dc_label)
@@ -432,7 +430,7 @@ class RollPanel(QWidget):
         self._mode_buttons_box = buttons_box
 
         self.result = QLabel()
-        self.result.setObjectName("rollResult")
+        look(self.result, "rollResult")
         self.result.setTextFormat(Qt.TextFormat.RichText)
         self.result.setWordWrap(True)
         self.result.setAccessibleName("Last roll")
@@ -454,7 +452,7 @@ class RollPanel(QWidget):
         bv.setContentsMargins(0, 0, 0, 0)
         log_head = QHBoxLayout()
         log_title = QLabel("Roll log")
-        log_title.setObjectName("caption")
+        look(log_title, "caption")
         self.copy = QPushButton("Copy as text")
         self.copy.setAccessibleName("Copy the roll log as text")
         self.copy.clicked.connect(self.copy_log)
@@ -475,8 +473,9 @@ class RollPanel(QWidget):
         self.log.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.log.setAlternatingRowColors(True)
         lh = self.log.horizontalHeader()
-        for col in range(5):
-            lh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        for col, width in ((0, 42), (2, 52), (3, 40), (4, 92)):
+            lh.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            lh.resizeSection(col, width)
         lh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         bv.addLayout(log_head)
         bv.addWidget(self.log, 1)
@@ -510,7 +509,7 @@ class RollPanel(QWidget):
             button = QPushButton(mode_label(mode))
             if mode == "normal":
                 button.setIcon(icon("d20"))
-                button.setObjectName("rollButton")
+                look(button, "rollButton")
                 button.setToolTip("Roll (Enter in the DC field, or Ctrl+R)")
             button.setAccessibleName("Roll" if mode == "normal" else f"Roll with {mode}")
             button.clicked.connect(lambda _=False, m=mode: self.roll(m))
@@ -546,7 +545,7 @@ class RollPanel(QWidget):
                     explained = statistic_mode(stat, self.document.system).explain()
                 except ModeError as exc:
                     explained = str(exc)
-            self.mode_note.setText(explained.capitalize() if explained else "")
+            self.mode_note.setText(sentence(explained) if explained else "")
             self.mode_note.setVisible(bool(explained))
             notes = list(stat.notes)
             if not stat.rollable:
@@ -559,15 +558,15 @@ class RollPanel(QWidget):
         self.dc.setEnabled(rollable)
         self._show_odds()
 
-    def _expand(self) -> None:
-        self.tree.expandAll()
-        model = self.breakdown
-        for row in range(model.rowCount()):
-            group = model.index(row, 0)
-            for line_row in range(model.rowCount(group)):
-                line = model.index(line_row, 0, group)
-                for reason_row in range(model.rowCount(line)):
-                    self.tree.setFirstColumnSpanned(reason_row, line, True)
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # the tree's viewport is laid out after this event: size from the panel itself
+        width = self.width() - 100  # margins and the verdict and value columns
+        char = max(1.0, self.tree.fontMetrics().averageCharWidth() * 1.15)  # italic, wide glyphs
+        chars = max(16, int(width / char) - 6)
+        if chars != self.breakdown.wrap:
+            self.breakdown.wrap = chars
+            self.breakdown.set_statistic(self._shown)
 
     def _show_odds(self) -> None:
         stat = self._shown
@@ -618,7 +617,7 @@ class RollPanel(QWidget):
         record = result.to_record(datetime.now().astimezone())
         log = append_record(log_records(self.document.character.roll_log), record)
         self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
-                          f"Roll {stat.label}")
+                          f"Roll {stat.label}", merge=False)
         self.rolled.emit(result)
         return result
 
@@ -629,7 +628,7 @@ class RollPanel(QWidget):
 
     def clear_log(self) -> None:
         if self.document.character.roll_log:
-            self.document.set(("roll_log",), [], "Clear roll log")
+            self.document.set(("roll_log",), [], "Clear roll log", merge=False)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

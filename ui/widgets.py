@@ -11,19 +11,20 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QIcon, QMouseEvent
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QContextMenuEvent, QIcon, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
     QComboBox,
+    QFrame,
     QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
     QSpinBox,
     QToolButton,
-    QToolTip,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -33,6 +34,7 @@ from ui.binding import qt_signals_blocked
 from ui.context import SheetContext
 from ui.document import MISSING, Path_
 from ui.format import stat_text, statistic_html
+from ui.theme import look
 
 _ICONS: dict[str, QIcon] = {}
 
@@ -138,8 +140,7 @@ class BoundComboBox(QComboBox):
         self.path = path
         self._values = [value for value, _ in choices]
         self._missing = missing_value
-        for _, label in choices:
-            self.addItem(label)
+        self.addItems([label for _, label in choices])
         _name(self, name, tip)
         self.currentIndexChanged.connect(self._edited)
         ctx.binder.bind_input(path, self.refresh)
@@ -232,22 +233,18 @@ class DerivedLabel(QLabel):
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__("—", parent)
         self.setProperty("derived", True)
+        look(self, "derived")
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.setAccessibleName(name)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self._explain: Callable[[], str] | None = None
 
     def show_value(self, text: str, explain: Callable[[], str] | None = None) -> None:
+        """Show ``text``; ``explain()`` gives the breakdown tooltip (called now: the binder
+        calls this only when the value changed, and breakdowns are capped in length)."""
         if text != self.text():
             self.setText(text)
             self.setAccessibleDescription(text)
-        self._explain = explain
-
-    def event(self, e: QEvent) -> bool:
-        if e.type() == QEvent.Type.ToolTip and self._explain is not None:
-            QToolTip.showText(e.globalPos(), self._explain(), self)  # type: ignore[attr-defined]
-            return True
-        return super().event(e)
+        self.setToolTip(explain() if explain is not None else "")
 
 
 class StatButton(QPushButton):
@@ -265,7 +262,7 @@ class StatButton(QPushButton):
         self.stat_id = stat_id
         self.setFlat(True)
         self.setProperty("derived", True)
-        self.setProperty("statButton", True)
+        look(self, "statButton")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setAccessibleName(name)
         self._stat: Statistic | None = None
@@ -280,12 +277,15 @@ class StatButton(QPushButton):
         if text != self.text():
             self.setText(text)
             self.setAccessibleDescription(text)
+        self.setToolTip(statistic_html(stat) if stat is not None else "")
 
-    def event(self, e: QEvent) -> bool:
-        if e.type() == QEvent.Type.ToolTip and self._stat is not None:
-            QToolTip.showText(e.globalPos(), statistic_html(self._stat), self)  # type: ignore[attr-defined]
-            return True
-        return super().event(e)
+    def keyPressEvent(self, e: QKeyEvent) -> None:
+        """Enter rolls the focused statistic (Space only selects it, as a button click)."""
+        if e.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._stat is not None:
+            if self._stat.rollable:
+                self.ctx.selection.roll(self.stat_id)
+            return
+        super().keyPressEvent(e)
 
     def contextMenuEvent(self, e: QContextMenuEvent) -> None:
         if self._stat is not None and self._stat.rollable:
@@ -325,17 +325,45 @@ class RollButton(QToolButton):
         roll_menu(self.ctx, self.stat_id, self).exec(e.globalPos())
 
 
+class Section(QWidget):
+    """A titled panel of the sheet: a small accent title over a framed body.
+
+    Lay the content out on ``body``. (A QGroupBox can't have its title styled apart from
+    its children without a style sheet.)"""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        self.title = QLabel(title.upper())
+        look(self.title, "sectionTitle")
+        self.body = QFrame()
+        look(self.body, "panel")
+        self.body.setAccessibleName(title)
+        outer.addWidget(self.title)
+        outer.addWidget(self.body, 1)
+
+
 class ClickableLabel(QLabel):
     """A row's name: clicking it selects the row's statistic, double-clicking rolls it."""
 
-    clicked = Signal()
-    doubleClicked = Signal()
+    def __init__(
+        self, text: str, ctx: SheetContext | None = None, stat_id: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(text, parent)
+        self.ctx = ctx
+        self.stat_id = stat_id
+        if ctx is not None and stat_id:
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def mousePressEvent(self, ev: QMouseEvent) -> None:
-        if ev.button() == Qt.MouseButton.LeftButton:
-            self.clicked.emit()
+        if self.ctx is not None and self.stat_id and ev.button() == Qt.MouseButton.LeftButton:
+            self.ctx.selection.select(self.stat_id)
         super().mousePressEvent(ev)
 
     def mouseDoubleClickEvent(self, ev: QMouseEvent) -> None:
-        self.doubleClicked.emit()
+        if self.ctx is not None and self.stat_id:
+            self.ctx.selection.roll(self.stat_id)
         super().mouseDoubleClickEvent(ev)

@@ -6,15 +6,15 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import random  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
 
-from sheet_app.model import AnyCharacter  # noqa: E402
+from sheet_app.model import AnyCharacter
 
 OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints()"
 """The offscreen platform plugin warns when a top-level window gets size hints; xcb doesn't."""
@@ -57,12 +57,12 @@ def make_window(
         if isinstance(character, str):
             character = sample_character(character)
         window = MainWindow(character, path, settings=settings, rng=random.Random(seed))
-        qtbot.addWidget(window)  # type: ignore[attr-defined]
+        qtbot.addWidget(  # type: ignore[attr-defined]
+            window, before_close_func=lambda w: w.document.undo_stack.setClean()
+        )
         window.resize(1280, 800)
         window.show()
         windows.append(window)
         return window
 
     yield make
-    for window in windows:
-        window.document.undo_stack.setClean()  # closing must not ask

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from sheet_app.derived import AbilityValue
 from sheet_app.systems import ABILITIES, ABILITY_NAMES
 from ui.context import SheetContext
 from ui.format import ability_html, signed
-from ui.widgets import BoundSpinBox, ClickableLabel, DerivedLabel, RollButton
+from ui.theme import look
+from ui.widgets import BoundSpinBox, ClickableLabel, DerivedLabel, RollButton, Section
 
 SCORE_RANGE = {"runarcana": (1, 30), "d20srd": (0, 99), "pf2e": (-5, 10)}
 
@@ -25,12 +26,9 @@ class AbilityBlock:
         system = ctx.system
         lo, hi = SCORE_RANGE[system]
         check = f"ability:{abbr}" if f"ability:{abbr}" in ctx.document.derived.statistics else ""
-        self.name = ClickableLabel(abbr.upper())
-        self.name.setObjectName("abilityName")
+        self.name = ClickableLabel(abbr.upper(), ctx, check)
+        look(self.name, "abilityName")
         self.name.setToolTip(name)
-        if check:
-            self.name.clicked.connect(lambda: ctx.selection.select(check))
-            self.name.doubleClicked.connect(lambda: ctx.selection.roll(check))
         word = "modifier" if system == "pf2e" else "score"
         self.input = BoundSpinBox(
             ctx, ("abilities", abbr), lo, hi, f"{name} {word}",
@@ -39,18 +37,18 @@ class AbilityBlock:
         )
         self.name.setBuddy(self.input)
         self.effective = DerivedLabel(f"{name} effective {word}")
-        self.effective.setObjectName("effectiveScore")
+        look(self.effective, "effectiveScore")
         self.modifier = DerivedLabel(f"{name} modifier")
-        self.modifier.setObjectName("abilityModifier")
+        look(self.modifier, "abilityModifier")
         grid.addWidget(self.name, row, 0)
         grid.addWidget(self.input, row, 1)
         grid.addWidget(self.effective, row, 2)
         grid.addWidget(self.modifier, row, 3)
         if check:
             grid.addWidget(RollButton(ctx, check, f"{name} check"), row, 4)
-        ctx.binder.bind_derived(("ability", abbr), self.show)
+        ctx.binder.bind_derived(("ability", abbr), self.show_ability)
 
-    def show(self, ability: AbilityValue | None) -> None:
+    def show_ability(self, ability: AbilityValue | None) -> None:
         if ability is None:
             return
         system = self.ctx.system
@@ -64,11 +62,11 @@ class AbilityBlock:
                                  explain)
 
 
-class AbilitiesSection(QGroupBox):
+class AbilitiesSection(Section):
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         title = "Attributes" if ctx.system == "pf2e" else "Abilities"
         super().__init__(title, parent)
-        grid = QGridLayout(self)
+        grid = QGridLayout(self.body)
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(3)
         grid.setColumnStretch(2, 1)
@@ -78,7 +76,7 @@ class AbilitiesSection(QGroupBox):
         if ctx.system == "runarcana":
             row = len(ABILITIES)
             caption = QLabel("Proficiency")
-            caption.setObjectName("caption")
+            look(caption, "caption")
             self.proficiency = BoundSpinBox(
                 ctx, ("proficiency_bonus",), 0, 20, "Proficiency bonus override",
                 none_text="auto",
@@ -86,7 +84,7 @@ class AbilitiesSection(QGroupBox):
             )
             caption.setBuddy(self.proficiency)
             self.pb = DerivedLabel("Proficiency bonus")
-            self.pb.setObjectName("abilityModifier")
+            look(self.pb, "abilityModifier")
             grid.addWidget(caption, row, 0)
             grid.addWidget(self.proficiency, row, 1)
             grid.addWidget(self.pb, row, 3)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ui.context import SheetContext
-from ui.sections.combat import DefenseSection
 from ui.sections.skills import rank_choices
+from ui.theme import look
 from ui.widgets import BoundComboBox, BoundLineEdit, BoundSpinBox
 
 
@@ -18,11 +18,10 @@ class ArmorPanel(QWidget):
         form.setHorizontalSpacing(12)
         outer.addLayout(form, 2)
         side = QVBoxLayout()
-        side.addWidget(DefenseSection(ctx))
-        hint = QLabel("AC updates as you edit. Hover it for every modifier, "
-                      "or click it to see the breakdown in the roll panel.")
+        hint = QLabel("The Defense box above updates as you edit: hover AC for every "
+                      "modifier, or click it to see the breakdown in the roll panel.")
         hint.setWordWrap(True)
-        hint.setObjectName("hint")
+        look(hint, "hint")
         side.addWidget(hint)
         side.addStretch(1)
         outer.addLayout(side, 1)

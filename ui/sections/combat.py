@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import (
     QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -18,20 +18,22 @@ from PySide6.QtWidgets import (
 )
 
 from sheet_app.derived import Carrying, HitPoints, Speed, Statistic
+from sheet_app.model import DieHitPoints
 from sheet_app.systems import skill_label
 from ui.binding import qt_signals_blocked
 from ui.context import SheetContext
 from ui.format import breakdown_html, number, signed, statistic_html, words
 from ui.sections.rows import StatRow
 from ui.sections.skills import rank_combo
-from ui.widgets import BoundComboBox, BoundSpinBox, DerivedLabel, StatButton
+from ui.theme import look
+from ui.widgets import BoundComboBox, BoundSpinBox, DerivedLabel, Section, StatButton
 
 HIT_DICE = (4, 6, 8, 10, 12, 20)
 
 
 def caption(text: str, buddy: QWidget | None = None) -> QLabel:
     label = QLabel(text)
-    label.setObjectName("caption")
+    look(label, "caption")
     if buddy is not None:
         label.setBuddy(buddy)
     return label
@@ -73,19 +75,20 @@ class HitDieCombo(BoundComboBox):
             return
         die = self._values[index]
         hp = self.ctx.document.character.hit_points
+        assert isinstance(hp, DieHitPoints)
         new = hp.model_copy(update={"hit_die": die,
                                     "level_rolls": [min(r, die) for r in hp.level_rolls]})
         self.ctx.document.set(("hit_points",), new, "Set hit die")
 
 
-class HitPointsSection(QGroupBox):
+class HitPointsSection(Section):
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Hit points", parent)
-        grid = QGridLayout(self)
+        grid = QGridLayout(self.body)
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(3)
         self.max = DerivedLabel("Maximum hit points")
-        self.max.setObjectName("bigNumber")
+        look(self.max, "bigNumber")
         self.current = BoundSpinBox(ctx, ("hit_points", "current"), -10_000, 10_000,
                                     "Current hit points")
         self.temporary = BoundSpinBox(ctx, ("hit_points", "temporary"), 0, 10_000,
@@ -115,19 +118,19 @@ class HitPointsSection(QGroupBox):
             grid.addWidget(self.rolls, 3, 1, 1, 2)
         for col in range(3):
             grid.setColumnStretch(col, 1)
-        ctx.binder.bind_derived(("hp",), self.show)
+        ctx.binder.bind_derived(("hp",), self.show_hp)
 
-    def show(self, hp: HitPoints) -> None:
+    def show_hp(self, hp: HitPoints) -> None:
         self.max.show_value(str(hp.max), lambda: breakdown_html("Maximum hit points",
                                                                 str(hp.max), hp.breakdown))
 
 
-class DefenseSection(QGroupBox):
+class DefenseSection(Section):
     """Armor Class; on d20srd also touch and flat-footed AC."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Defense", parent)
-        layout = QHBoxLayout(self)
+        layout = QHBoxLayout(self.body)
         layout.setSpacing(12)
         stats = ctx.document.derived.statistics
         self.buttons: dict[str, StatButton] = {}
@@ -138,7 +141,7 @@ class DefenseSection(QGroupBox):
             box = QVBoxLayout()
             box.setSpacing(0)
             button = StatButton(ctx, stat_id, stats[stat_id].label)
-            button.setObjectName("bigNumber" if stat_id == "ac" else "mediumNumber")
+            look(button, "bigNumber" if stat_id == "ac" else "mediumNumber")
             self.buttons[stat_id] = button
             box.addWidget(caption(text), 0, Qt.AlignmentFlag.AlignHCenter)
             box.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
@@ -156,12 +159,13 @@ class SpeedRow(QWidget):
         outer.setContentsMargins(2, 2, 0, 2)
         outer.setSpacing(0)
         layout = QHBoxLayout()
+        layout.setSpacing(6)
         self.base = BoundSpinBox(ctx, ("speed",), 0, 300, "Base speed", suffix=" ft")
         self.base.setSingleStep(5)
         self.total = DerivedLabel("Speed")
-        self.total.setObjectName("rowTotal")
+        look(self.total, "rowTotal")
         self.penalty = QLabel()
-        self.penalty.setObjectName("penaltyNote")
+        look(self.penalty, "penaltyNote")
         self.penalty.setWordWrap(True)
         self.penalty.setAccessibleName("Speed penalty")
         layout.addWidget(caption("Speed", self.base))
@@ -171,34 +175,33 @@ class SpeedRow(QWidget):
         layout.addStretch(1)
         outer.addLayout(layout)
         outer.addWidget(self.penalty)
-        ctx.binder.bind_derived(("speed",), self.show)
+        ctx.binder.bind_derived(("speed",), self.show_speed)
 
-    def show(self, speed: Speed) -> None:
+    def show_speed(self, speed: Speed) -> None:
         explain = lambda: breakdown_html("Speed", f"{speed.total} ft", speed.breakdown,  # noqa: E731
                                          base=speed.base)
         self.total.show_value(f"{speed.total} ft", explain)
         lost = speed.base - speed.total
-        reasons = ", ".join(f"{line.label.lower()} {signed(line.value)} ft"
-                            for line in speed.breakdown)
-        self.penalty.setText(f"slowed {signed(-lost)} ft: {reasons}" if lost else "")
+        reasons = ", ".join(f"{line.label.lower()} ({signed(line.value)} ft)"
+                            for line in speed.breakdown if line.applied and line.value)
+        self.penalty.setText(f"slowed by {reasons}" if lost else "")
         self.penalty.setVisible(bool(lost))
 
 
-class CombatSection(QGroupBox):
+class CombatSection(Section):
     """Initiative, perception and its passive values, speed, attacks."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Combat", parent)
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(self.body)
         layout.setSpacing(1)
         layout.setContentsMargins(6, 4, 6, 4)
         system = ctx.system
         self.rows: dict[str, StatRow] = {}
         if system == "pf2e":
             rank = rank_combo(ctx, ("perception",), "Perception proficiency")
-            self._row(ctx, "perception", "Perception", rank, layout, ability="wis")
-        self._row(ctx, "initiative", "Initiative", None, layout, ability="dex"
-                  if system != "pf2e" else "wis")
+            self._row(ctx, "perception", "Perception", rank, layout)
+        self._row(ctx, "initiative", "Initiative", None, layout)
         self.passives = PassiveRow(ctx)
         layout.addWidget(self.passives)
         layout.addWidget(SpeedRow(ctx))
@@ -221,11 +224,11 @@ class CombatSection(QGroupBox):
 
     def _row(
         self, ctx: SheetContext, stat_id: str, label: str, control: QWidget | None,
-        layout: QVBoxLayout, ability: str | None = None,
+        layout: QVBoxLayout,
     ) -> None:
         if stat_id not in ctx.document.derived.statistics:
             return
-        row = StatRow(ctx, stat_id, label, control, ability=ability)
+        row = StatRow(ctx, stat_id, label, control)
         self.rows[stat_id] = row
         layout.addWidget(row)
 
@@ -247,14 +250,13 @@ class PassiveRow(QWidget):
             box = QVBoxLayout()
             box.setSpacing(0)
             value = DerivedLabel(f"{prefix}{name}")
-            value.setObjectName("passiveValue")
+            look(value, "passiveValue")
             value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             box.addWidget(caption(f"{prefix}{name}" if not self.labels else name))
             box.addWidget(value)
             layout.addLayout(box)
             self.labels[skill] = value
-            ctx.binder.bind_derived(("passive", skill),
-                                    lambda v, s=skill: self._show(s, v))
+            ctx.binder.bind_derived(("passive", skill), partial(self._show, skill))
         layout.addStretch(1)
 
     def _show(self, skill: str, value: int | None) -> None:

@@ -33,6 +33,7 @@ from ui.context import SheetContext
 from ui.document import Change, Path_
 from ui.format import signed, words
 from ui.sections.tables import Index, ListTableModel
+from ui.theme import look
 
 
 @cache
@@ -72,9 +73,9 @@ class EffectsModel(ListTableModel):
         super().__init__(ctx, ("effects",), parent)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         if not index.isValid():
-            return base
+            return Qt.ItemFlag.NoItemFlags
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         if index.column() == 0:
             return base | Qt.ItemFlag.ItemIsUserCheckable
         if index.column() == 1:
@@ -82,9 +83,9 @@ class EffectsModel(ListTableModel):
         return base
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= self._rows:
+        effect: Effect | None = self.row_item(index)
+        if effect is None:
             return None
-        effect: Effect = self.items()[index.row()]
         col = index.column()
         if col == 0 and role == Qt.ItemDataRole.CheckStateRole:
             return Qt.CheckState.Checked if effect.active else Qt.CheckState.Unchecked
@@ -102,12 +103,13 @@ class EffectsModel(ListTableModel):
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if not index.isValid():
+        effect: Effect | None = self.row_item(index)
+        if effect is None:
             return False
         row = index.row()
         if index.column() == 0 and role == Qt.ItemDataRole.CheckStateRole:
             active = Qt.CheckState(value) == Qt.CheckState.Checked
-            name = self.items()[row].name
+            name = effect.name
             return self.ctx.document.set(("effects", row, "active"), active,
                                          f"{'Activate' if active else 'Deactivate'} {name}")
         if index.column() == 1 and role == Qt.ItemDataRole.EditRole:
@@ -115,7 +117,7 @@ class EffectsModel(ListTableModel):
         return False
 
     def add(self, effect: Effect, text: str) -> int:
-        row = self._rows
+        row = len(self._shown)
         self.ctx.document.insert(("effects",), row, effect, text)
         return row
 
@@ -134,15 +136,17 @@ class ModifiersModel(ListTableModel):
 
     def items(self) -> list[Any]:
         effects = self.ctx.document.character.effects
-        if 0 <= self.effect_row < len(effects):
+        if not self._detached and 0 <= self.effect_row < len(effects):
             return effects[self.effect_row].modifiers
         return []
 
     def set_effect(self, row: int) -> None:
+        if self._detached:
+            return
         self.beginResetModel()
         self.effect_row = row
         self.path = ("effects", row, "modifiers")
-        self._rows = len(self.items())
+        self._shown = list(self.items())
         self.endResetModel()
 
     def _on_change(self, change: Change) -> None:
@@ -154,18 +158,18 @@ class ModifiersModel(ListTableModel):
             self.set_effect(min(self.effect_row, len(self.ctx.document.character.effects) - 1))
 
     def flags(self, index: Index) -> Qt.ItemFlag:
+        mod: Modifier | None = self.row_item(index)
+        if mod is None:
+            return Qt.ItemFlag.NoItemFlags
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if not index.isValid() or index.row() >= self._rows:
-            return base
-        mod: Modifier = self.items()[index.row()]
         if index.column() == 1 and mod.mode is not None:
             return base
         return base | Qt.ItemFlag.ItemIsEditable
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= self._rows:
+        mod: Modifier | None = self.row_item(index)
+        if mod is None:
             return None
-        mod: Modifier = self.items()[index.row()]
         col = index.column()
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if col == 0:
@@ -189,16 +193,16 @@ class ModifiersModel(ListTableModel):
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+        mod: Modifier | None = self.row_item(index)
+        if role != Qt.ItemDataRole.EditRole or mod is None:
             return False
         row, col = index.row(), index.column()
         path = (*self.path, row)
-        mod: Modifier = self.items()[row]
         doc = self.ctx.document
         if col == 0:
             kind = str(value).strip()
             if kind in ROLL_MODES[self.ctx.system]:
-                new = Modifier(mode=kind, targets=mod.targets)  # type: ignore[arg-type]
+                new = Modifier(mode=kind, targets=mod.targets)
             elif mod.mode is not None:
                 new = Modifier(type=kind, value=1, targets=mod.targets)
             else:
@@ -220,14 +224,14 @@ class ModifiersModel(ListTableModel):
             return
         system = self.ctx.system
         modifier = (
-            Modifier(mode=ROLL_MODES[system][0], targets=["check"])  # type: ignore[arg-type]
+            Modifier(mode=ROLL_MODES[system][0], targets=["check"])
             if mode else Modifier(type=MODIFIER_TYPES[system][0] if system == "pf2e"
                                   else "untyped", value=1, targets=["check"])
         )
-        self.ctx.document.insert(self.path, self._rows, modifier, "Add modifier")
+        self.ctx.document.insert(self.path, len(self._shown), modifier, "Add modifier")
 
     def remove(self, row: int) -> None:
-        if 0 <= row < self._rows:
+        if 0 <= row < len(self._shown):
             self.ctx.document.remove(self.path, row, "Remove modifier")
 
 
@@ -294,9 +298,11 @@ class EffectsPanel(QWidget):
         self.view.setObjectName("effectsTable")
         self.view.setModel(self.model)
         header = self.view.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        # fixed widths: sizing to contents would read every row on each change
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.view.setColumnWidth(0, 34)
         self.view.setColumnWidth(1, 150)
 
         self.modifiers = ModifiersModel(ctx, self)
@@ -305,9 +311,11 @@ class EffectsPanel(QWidget):
         self.mod_view.setModel(self.modifiers)
         self.mod_view.setItemDelegateForColumn(0, TypeDelegate(ctx.system, self.mod_view))
         mh = self.mod_view.horizontalHeader()
-        mh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        mh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        mh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        mh.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         mh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.mod_view.setColumnWidth(0, 120)
+        self.mod_view.setColumnWidth(1, 52)
         self.view.selectionModel().currentRowChanged.connect(
             lambda current, _prev: self._show_modifiers(current.row())
         )
@@ -351,7 +359,7 @@ class EffectsPanel(QWidget):
         lv.addLayout(bar)
         lv.addWidget(self.view, 1)
         self.notes = QLabel()
-        self.notes.setObjectName("hint")
+        look(self.notes, "hint")
         self.notes.setWordWrap(True)
         lv.addWidget(self.notes)
         ctx.binder.bind_derived(("notes",), lambda n: self.notes.setText(" ".join(n or ())))
@@ -362,7 +370,7 @@ class EffectsPanel(QWidget):
         rv.setContentsMargins(0, 0, 0, 0)
         rbar = QHBoxLayout()
         self.mod_title = QLabel("Modifiers")
-        self.mod_title.setObjectName("caption")
+        look(self.mod_title, "caption")
         add_bonus = QPushButton("+ Bonus")
         add_bonus.setAccessibleName("Add a bonus or penalty to the selected effect")
         add_bonus.clicked.connect(lambda: self.modifiers.add(mode=False))
@@ -373,7 +381,7 @@ class EffectsPanel(QWidget):
             add_mode.setAccessibleName("Add a roll mode to the selected effect")
             add_mode.clicked.connect(lambda: self.modifiers.add(mode=True))
             rbar.addWidget(add_mode)
-        remove_mod = QPushButton("−")
+        remove_mod = QPushButton("Remove")
         remove_mod.setAccessibleName("Remove selected modifier")
         remove_mod.setToolTip("Remove the selected modifier")
         remove_mod.clicked.connect(

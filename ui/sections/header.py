@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from sheet_app.systems import SIZES, SYSTEM_NAMES
 from ui.context import SheetContext
+from ui.theme import look
 from ui.widgets import BoundComboBox, BoundLineEdit, BoundSpinBox
 
 
@@ -21,13 +22,13 @@ class HeaderSection(QWidget):
         grid.setVerticalSpacing(1)
 
         self.name = BoundLineEdit(ctx, ("name",), "Character name", placeholder="Character name")
-        self.name.setObjectName("characterName")
+        look(self.name, "characterName")
         system = QLabel(SYSTEM_NAMES[ctx.system])
-        system.setObjectName("systemBadge")
+        look(system, "systemBadge")
         system.setAccessibleName("Rule system")
         system.setToolTip("The rule system of this sheet (File ▸ New to start another system)")
         self.level = BoundSpinBox(ctx, ("level",), 1, 20, "Level")
-        self.size = BoundComboBox(
+        self.size_choice = BoundComboBox(
             ctx, ("size",), [(s, s.capitalize()) for s in SIZES[ctx.system]], "Size"
         )
         ancestry_word = "Ancestry" if ctx.system == "pf2e" else "Race / origin"
@@ -38,13 +39,13 @@ class HeaderSection(QWidget):
             ("Name", self.name, 4),
             ("System", system, 2),
             ("Level", self.level, 1),
-            ("Size", self.size, 2),
+            ("Size", self.size_choice, 2),
             (ancestry_word, self.ancestry, 3),
             ("Class", self.class_, 3),
         ]
         for col, (caption, widget, stretch) in enumerate(fields):
             label = QLabel(caption)
-            label.setObjectName("caption")
+            look(label, "caption")
             label.setBuddy(widget)
             grid.addWidget(label, 0, col)
             grid.addWidget(widget, 1, col)

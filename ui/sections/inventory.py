@@ -23,6 +23,7 @@ from sheet_app.model import Item, Pf2eItem
 from ui.context import SheetContext
 from ui.format import breakdown_html, number, words
 from ui.sections.tables import Index, ListTableModel
+from ui.theme import look
 from ui.widgets import BoundCheckBox, DerivedLabel
 
 STATE_COLORS = {
@@ -60,15 +61,17 @@ class InventoryModel(ListTableModel):
         super().__init__(ctx, ("inventory",), parent)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.isValid() and index.column() < 3:
+        if index.column() < 3:
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= self._rows:
+        item = self.row_item(index)
+        if item is None:
             return None
-        item = self.items()[index.row()]
         col = index.column()
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if col == 0:
@@ -90,7 +93,7 @@ class InventoryModel(ListTableModel):
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+        if role != Qt.ItemDataRole.EditRole or self.row_item(index) is None:
             return False
         row, col = index.row(), index.column()
         doc = self.ctx.document
@@ -114,7 +117,7 @@ class InventoryModel(ListTableModel):
         return False
 
     def add_item(self, row: int | None = None) -> int:
-        row = self._rows if row is None else row
+        row = len(self._shown) if row is None else row
         item = Pf2eItem(name="New item") if self.bulk else Item(name="New item")
         self.ctx.document.insert(("inventory",), row, item, "Add item")
         return row
@@ -216,8 +219,10 @@ class InventoryPanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(22)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, self.model.columnCount()):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # fixed widths: sizing to contents would read every row on each change
+        for col, width in zip(range(1, self.model.columnCount()), (48, 96, 86), strict=False):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
 
         buttons = QHBoxLayout()
         add = QPushButton("Add item")
@@ -236,20 +241,20 @@ class InventoryPanel(QWidget):
                     "disadvantage on Str, Dex and Con rolls)"))
         buttons.addStretch(1)
         self.total = DerivedLabel("Carried load")
-        self.total.setObjectName("rowTotal")
+        look(self.total, "rowTotal")
         buttons.addWidget(self.total)
 
         self.bar = EncumbranceBar()
         self.state = QLabel()
-        self.state.setObjectName("carryState")
+        look(self.state, "carryState")
         self.state.setWordWrap(True)
         layout.addLayout(buttons)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.bar)
         layout.addWidget(self.state)
-        ctx.binder.bind_derived(("carrying",), self.show)
+        ctx.binder.bind_derived(("carrying",), self.show_carrying)
 
-    def show(self, carry: Carrying) -> None:
+    def show_carrying(self, carry: Carrying) -> None:
         self.bar.set_carrying(carry)
         unit = unit_word(carry.unit)
         self.total.show_value(

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
 from ui.context import SheetContext
+from ui.theme import SELECTED_ROW, look, set_background
 from ui.widgets import ClickableLabel, RollButton, StatButton
+
+TAG_WIDTH = 28
+TOTAL_WIDTH = 50
+"""Fixed, so totals line up in a column whatever the names beside them."""
 
 
 class StatRow(QFrame):
@@ -21,49 +25,42 @@ class StatRow(QFrame):
         control: QWidget | None = None,
         *,
         ability: str | None = None,
+        spoken: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
+        """``spoken`` names the statistic for screen readers when ``label`` relies on its
+        section ("Strength" under Saving throws is "Strength save")."""
         super().__init__(parent)
+        spoken = spoken or label
         self.ctx = ctx
         self.stat_id = stat_id
         self.setObjectName("statRow")
-        self.setProperty("selected", False)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(2, 0, 0, 0)
         layout.setSpacing(6)
         self.control = control
         if control is not None:
             layout.addWidget(control)
-        self.name = ClickableLabel(label)
+        self.name = ClickableLabel(label, ctx, stat_id)
         self.name.setObjectName("rowName")
-        self.name.clicked.connect(lambda: ctx.selection.select(stat_id))
-        self.name.doubleClicked.connect(lambda: ctx.selection.roll(stat_id))
         layout.addWidget(self.name, 1)
         if ability:
             abbr = QLabel(ability.capitalize())
-            abbr.setObjectName("abilityTag")
-            abbr.setAccessibleName(f"{label} uses {ability}")
+            look(abbr, "abilityTag")
+            abbr.setFixedWidth(TAG_WIDTH)
+            abbr.setAccessibleName(f"{spoken} uses {ability}")
             layout.addWidget(abbr)
-        self.total = StatButton(ctx, stat_id, f"{label} total")
-        self.total.setMinimumWidth(44)
+        self.total = StatButton(ctx, stat_id, f"{spoken} total")
+        self.total.setFixedWidth(TOTAL_WIDTH)
         layout.addWidget(self.total)
-        self.roll = RollButton(ctx, stat_id, label)
+        self.roll = RollButton(ctx, stat_id, spoken)
         layout.addWidget(self.roll)
         if control is not None:
-            control.setAccessibleName(control.accessibleName() or f"{label} rank")
-        ctx.selection.selected.connect(self._on_selected)
-        self._on_selected(ctx.selection.current)
+            control.setAccessibleName(control.accessibleName() or f"{spoken} rank")
+        self._selected = False
+        ctx.selection.watch(stat_id, self.mark_selected)
 
-    def _on_selected(self, stat_id: str) -> None:
-        selected = stat_id == self.stat_id
-        if self.property("selected") != selected:
-            self.setProperty("selected", selected)
-            self.style().unpolish(self)
-            self.style().polish(self)
-
-
-def section_title(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setObjectName("sectionTitle")
-    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-    return label
+    def mark_selected(self, selected: bool) -> None:
+        if selected != self._selected:
+            self._selected = selected
+            set_background(self, SELECTED_ROW if selected else None)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
@@ -43,6 +45,34 @@ class NotesEdit(QPlainTextEdit):
         if value != self.toPlainText():
             with qt_signals_blocked(self):
                 self.setPlainText(str(value or ""))
+
+
+class LazyTab(QWidget):
+    """A tab whose content is built the first time it is shown (or asked for), so opening
+    a sheet pays only for what is on screen."""
+
+    def __init__(self, build: Callable[[], QWidget], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._build = build
+        self._content: QWidget | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    @property
+    def built(self) -> bool:
+        return self._content is not None
+
+    def content(self) -> QWidget:
+        if self._content is None:
+            self._content = self._build()
+            layout = self.layout()
+            assert layout is not None
+            layout.addWidget(self._content)
+        return self._content
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.content()
+        super().showEvent(event)
 
 
 class SheetWidget(QWidget):
@@ -88,13 +118,13 @@ class SheetWidget(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("sheetTabs")
         self.inventory = InventoryPanel(ctx)
-        self.effects = EffectsPanel(ctx)
-        self.armor = ArmorPanel(ctx)
-        self.notes = NotesEdit(ctx)
+        self._effects = LazyTab(lambda: EffectsPanel(ctx))
+        self._armor = LazyTab(lambda: ArmorPanel(ctx))
+        self._notes = LazyTab(lambda: NotesEdit(ctx))
         self.tabs.addTab(self.inventory, "Inventory")
-        self.tabs.addTab(self.effects, "Effects")
-        self.tabs.addTab(self.armor, "Armor")
-        self.tabs.addTab(self.notes, "Notes")
+        self.tabs.addTab(self._effects, "Effects")
+        self.tabs.addTab(self._armor, "Armor")
+        self.tabs.addTab(self._notes, "Notes")
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.setObjectName("sheetSplit")
@@ -104,6 +134,32 @@ class SheetWidget(QWidget):
         split.setStretchFactor(1, 2)
         split.setChildrenCollapsible(False)
         outer.addWidget(split, 1)
+
+    @property
+    def effects(self) -> EffectsPanel:
+        panel = self._effects.content()
+        assert isinstance(panel, EffectsPanel)
+        return panel
+
+    @property
+    def armor(self) -> ArmorPanel:
+        panel = self._armor.content()
+        assert isinstance(panel, ArmorPanel)
+        return panel
+
+    @property
+    def notes(self) -> NotesEdit:
+        edit = self._notes.content()
+        assert isinstance(edit, NotesEdit)
+        return edit
+
+    def detach(self) -> None:
+        """Let go of the document before this sheet is dropped: its tables forget their rows
+        (the document may already hold another system's character)."""
+        self.inventory.model.detach()
+        if self._effects.built:
+            self.effects.model.detach()
+            self.effects.modifiers.detach()
 
     def default_statistic(self) -> str:
         stats = self.ctx.document.derived.statistics

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QGroupBox, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from sheet_app.systems import (
     ABILITIES,
@@ -17,7 +17,7 @@ from sheet_app.systems import (
 from ui.context import SheetContext
 from ui.document import MISSING
 from ui.sections.rows import StatRow
-from ui.widgets import BoundCheckBox, BoundComboBox, BoundSpinBox
+from ui.widgets import BoundCheckBox, BoundComboBox, BoundSpinBox, Section
 
 RUNARCANA_RANK_LABELS = {
     "untrained": "—",
@@ -56,10 +56,10 @@ def rank_combo(ctx: SheetContext, path: tuple[str, ...], name: str) -> BoundComb
     return combo
 
 
-class SkillsSection(QGroupBox):
+class SkillsSection(Section):
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Skills", parent)
-        outer = QVBoxLayout(self)
+        outer = QVBoxLayout(self.body)
         outer.setContentsMargins(4, 4, 4, 4)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -85,13 +85,13 @@ class SkillsSection(QGroupBox):
         outer.addWidget(scroll)
 
 
-class SavesSection(QGroupBox):
+class SavesSection(Section):
     """runarcana: a save per ability, proficient or not; pf2e: three saves with ranks;
     d20srd: three saves with their base bonus."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Saving throws", parent)
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(self.body)
         layout.setSpacing(1)
         layout.setContentsMargins(6, 4, 6, 4)
         self.rows: dict[str, StatRow] = {}
@@ -104,7 +104,7 @@ class SavesSection(QGroupBox):
                                     tip=f"Proficient in {name} saving throws")
                 self._add(ctx, f"save:{abbr}", name, box, layout)
         else:
-            for save, abbr in PF2E_SAVES.items():
+            for save in PF2E_SAVES:
                 label = save.capitalize()
                 control: QWidget
                 if system == "pf2e":
@@ -113,12 +113,12 @@ class SavesSection(QGroupBox):
                     control = BoundSpinBox(ctx, ("base_saves", save), 0, 30,
                                            f"{label} base save", missing_value=0,
                                            tip=f"Base {label} save bonus (from class)")
-                self._add(ctx, f"save:{save}", label, control, layout, ability=abbr)
+                self._add(ctx, f"save:{save}", label, control, layout)
 
     def _add(
         self, ctx: SheetContext, stat_id: str, label: str, control: QWidget,
         layout: QVBoxLayout, ability: str | None = None,
     ) -> None:
-        row = StatRow(ctx, stat_id, label, control, ability=ability)
+        row = StatRow(ctx, stat_id, label, control, ability=ability, spoken=f"{label} save")
         self.rows[stat_id] = row
         layout.addWidget(row)

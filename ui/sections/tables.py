@@ -1,8 +1,9 @@
 """The base of the sheet's list models: rows are one list of the character, edited by path.
 
-Like vorta's event log model, a model here owns no data: it reads the document's list and
-turns each change of that list into the matching row signals. The row count is cached so
-``rowsAboutToBeInserted`` observers see the count from before the change, as Qt requires.
+Like vorta's event log model, a model here owns no data: it shows a list of the document and
+turns each change of that list into the matching row signals. It keeps a shallow copy of the
+list it last announced, so while ``rowsAboutToBeInserted`` (or removed) is being delivered the
+rows still read as before the change, as Qt's model contract requires.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ class ListTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.ctx = ctx
         self.path = path
-        self._rows = len(self.items())
+        self._detached = False
+        self._shown: list[Any] = list(self.items())
         ctx.binder.bind_change(self.watch_path(), self._on_change)
 
     def watch_path(self) -> Path_:
@@ -34,12 +36,29 @@ class ListTableModel(QAbstractTableModel):
         return self.path
 
     def items(self) -> list[Any]:
+        """The document's list as it is now."""
+        if self._detached:
+            return []
         value = self.ctx.document.value(self.path)
         return value if isinstance(value, list) else []
 
+    def detach(self) -> None:
+        """Show nothing from now on (the sheet holding this model is being dropped)."""
+        self.beginResetModel()
+        self._detached = True
+        self._shown = []
+        self.endResetModel()
+
+    def row_item(self, index: Index) -> Any:
+        """The element shown at ``index``, or ``None`` (never raises: an exception in a
+        Python override called from C++ can crash PySide6 6.11 instead of propagating)."""
+        if not index.isValid() or not 0 <= index.row() < len(self._shown):
+            return None
+        return self._shown[index.row()]
+
     # --- Qt model contract ---------------------------------------------------------------
     def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else self._rows
+        return 0 if parent.isValid() else len(self._shown)
 
     def columnCount(self, parent: Index = ROOT) -> int:
         return 0 if parent.isValid() else len(self.headers)
@@ -54,24 +73,22 @@ class ListTableModel(QAbstractTableModel):
 
     # --- following the document ----------------------------------------------------------
     def _on_change(self, change: Change) -> None:
-        length = len(self.items())
-        own = change.path[: len(self.path)] == self.path
+        current = self.items()
+        at = len(self.path)
         if change.kind == "insert" and change.path == self.path and change.index is not None:
-            self.beginInsertRows(QModelIndex(), change.index, change.index)
-            self._rows = length
+            self.beginInsertRows(ROOT, change.index, change.index)
+            self._shown = list(current)
             self.endInsertRows()
         elif change.kind == "remove" and change.path == self.path and change.index is not None:
-            self.beginRemoveRows(QModelIndex(), change.index, change.index)
-            self._rows = length
+            self.beginRemoveRows(ROOT, change.index, change.index)
+            self._shown = list(current)
             self.endRemoveRows()
-        elif own and len(change.path) > len(self.path) and length == self._rows:
-            row = int(change.path[len(self.path)])
+        elif (change.kind == "set" and change.path[:at] == self.path and len(change.path) > at
+              and len(current) == len(self._shown)):
+            row = int(change.path[at])
+            self._shown = list(current)  # the row may be a new object (a replaced modifier)
             self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
         else:
             self.beginResetModel()
-            self._rows = length
+            self._shown = list(current)
             self.endResetModel()
-        self.changed_row(change)
-
-    def changed_row(self, change: Change) -> None:
-        """Hook for subclasses (a column computed from another row's data)."""
