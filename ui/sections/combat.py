@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sheet_app.derived import Carrying, HitPoints, Speed, Statistic
+from sheet_app.derived import HitPoints, Speed, Statistic
 from sheet_app.model import DieHitPoints
 from sheet_app.systems import skill_label
 from ui.binding import qt_signals_blocked
 from ui.context import SheetContext
-from ui.format import breakdown_html, number, signed, statistic_html, words
+from ui.format import breakdown_html, signed, statistic_html
 from ui.sections.rows import StatRow
 from ui.sections.skills import rank_combo
 from ui.theme import look
@@ -270,8 +270,3 @@ class PassiveRow(QWidget):
             return head + ("<hr>" + statistic_html(stat) if stat is not None else "")
 
         self.labels[skill].show_value(str(value) if value is not None else "—", explain)
-
-
-def carrying_text(carry: Carrying) -> str:
-    unit = "Bulk" if carry.unit == "bulk" else carry.unit
-    return f"{number(carry.carried)} / {number(carry.capacity)} {unit} — {words(carry.state)}"
