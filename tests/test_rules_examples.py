@@ -528,3 +528,13 @@ def test_speed_over_capacity_is_capped_whatever_the_effects() -> None:
 def test_pf2e_armor_speed_penalty() -> None:
     d = derive(make("pf2e", speed=25, armor={"name": "Full plate", "speed_penalty": 10}))
     assert d.speed.total == 15
+
+
+def test_d20_barkskin_raises_an_effective_natural_armor_of_zero() -> None:
+    d = derive(make("d20srd", effects=[
+        effect("Barkskin", mod("enhancement", 2, "ac:natural_armor")),
+        effect("Magic Vestment", mod("enhancement", 1, "ac:armor"))]))
+    assert d.statistics["ac"].total == 12
+    assert d.statistics["ac:touch"].total == 10
+    vestment = line(d.statistics["ac"], "Magic Vestment (enhancement to armor)")
+    assert not vestment.applied and vestment.reason == "no armor bonus to enhance"

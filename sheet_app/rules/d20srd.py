@@ -231,15 +231,18 @@ def _armor_classes(
     for kind, (label, value) in worn.items():
         words = kind.replace("_", " ")
         enh = stack_d20(effects.contributions((COMPONENT_TARGETS[kind],)), ctx)
-        applied = [line for line in enh if line.applied] if value else []
+        # A creature without natural armor has an effective +0 that barkskin can raise; armor
+        # or a shield that isn't there has nothing to enhance.
+        present = bool(value) or kind == "natural_armor"
+        applied = [line for line in enh if line.applied] if present else []
         lost = [
             ModifierLine(f"{line.label} (enhancement to {words})", line.type, line.value, False,
                          line.reason or f"no {words} bonus to enhance", line.source)
-            for line in enh if not line.applied or not value
+            for line in enh if not line.applied or not present
         ]
         component_lines.extend(lost)
-        if value:
-            bonus = value + total_of(applied)
+        bonus = value + total_of(applied)
+        if bonus:
             detail = "".join(f", {signed(line.value)} {line.label}" for line in applied)
             components.append(Contribution(f"{label} ({value}{detail})", kind, bonus, None, 100))
     dex_line = (Contribution(f"Dexterity (capped at +{dex_cap})", "ability", dex_cap)
