@@ -538,3 +538,14 @@ def test_d20_barkskin_raises_an_effective_natural_armor_of_zero() -> None:
     assert d.statistics["ac:touch"].total == 10
     vestment = line(d.statistics["ac"], "Magic Vestment (enhancement to armor)")
     assert not vestment.applied and vestment.reason == "no armor bonus to enhance"
+
+
+def test_every_loser_names_the_final_winner() -> None:
+    d = derive(make("pf2e", effects=[
+        effect("Ring", mod("item", 1, "skill:stealth")),
+        effect("Cloak", mod("item", 2, "skill:stealth")),
+        effect("Boots", mod("item", 3, "skill:stealth"))]))
+    stat = d.statistics["skill:stealth"]
+    assert line(stat, "Ring").reason == "a higher item bonus applies (+3 Boots)"
+    assert line(stat, "Cloak").reason == "a higher item bonus applies (+3 Boots)"
+    assert line(stat, "Boots").applied

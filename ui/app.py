@@ -6,11 +6,16 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
-
+# isort: off
+# The Qt-free core loads before PySide6: once PySide6 is imported, its ``__feature__`` import
+# hook reads the source of every module imported after it (~30 ms over pydantic and the rules).
+import sheet_app.rules  # noqa: F401
 from sheet_app.io import parse_character
 from sheet_app.model import AnyCharacter, new_character
+
+# isort: on
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
 
 
 def application(argv: list[str] | None = None) -> QApplication:

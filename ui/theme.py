@@ -64,24 +64,46 @@ LOOKS: dict[str, Look] = {
 }
 
 
-_FONTS: dict[tuple[str, str], QFont] = {}
+_FONTS: dict[tuple[str, type], tuple[QFont, QFont]] = {}
+_PALETTES: dict[tuple[str, type, int], QPalette] = {}
 
 
 def _font(widget: QWidget, name: str, spec: Look) -> QFont:
-    """The font of a look, made once per base font (widgets share the application's)."""
+    """The font of a look, made once per widget class and base font (widgets share the
+    application's, so a sheet makes a handful, not one per widget)."""
     base = widget.font()
-    key = (name, base.key())
-    font = _FONTS.get(key)
-    if font is None:
-        font = QFont(base)
-        if spec.bold is not None:
-            font.setBold(spec.bold)
-        if spec.italic:
-            font.setItalic(True)
-        if spec.scale != 1.0:
-            font.setPointSizeF(font.pointSizeF() * spec.scale)
-        _FONTS[key] = font
+    key = (name, type(widget))
+    cached = _FONTS.get(key)
+    if cached is not None and cached[0] == base:
+        return cached[1]
+    font = QFont(base)
+    if spec.bold is not None:
+        font.setBold(spec.bold)
+    if spec.italic:
+        font.setItalic(True)
+    if spec.scale != 1.0:
+        font.setPointSizeF(font.pointSizeF() * spec.scale)
+    _FONTS[key] = (base, font)
     return font
+
+
+def _palette(widget: QWidget, name: str, spec: Look) -> QPalette:
+    """The palette of a look, made once per widget class and base palette."""
+    base = widget.palette()
+    key = (name, type(widget), base.cacheKey())
+    palette = _PALETTES.get(key)
+    if palette is None:
+        if len(_PALETTES) > 256:  # widgets restyled from one-off palettes: stay small
+            _PALETTES.clear()
+        palette = QPalette(base)
+        if spec.color:
+            role = (QPalette.ColorRole.ButtonText if isinstance(widget, QAbstractButton)
+                    else QPalette.ColorRole.WindowText)
+            palette.setColor(role, QColor(spec.color))
+        if spec.background:
+            palette.setColor(QPalette.ColorRole.Window, QColor(spec.background))
+        _PALETTES[key] = palette
+    return palette
 
 
 def look(widget: QWidget, name: str) -> None:
@@ -93,15 +115,9 @@ def look(widget: QWidget, name: str) -> None:
     if spec.bold is not None or spec.italic or spec.scale != 1.0:
         widget.setFont(_font(widget, name, spec))
     if spec.color or spec.background:
-        palette = widget.palette()
-        if spec.color:
-            role = (QPalette.ColorRole.ButtonText if isinstance(widget, QAbstractButton)
-                    else QPalette.ColorRole.WindowText)
-            palette.setColor(role, QColor(spec.color))
+        widget.setPalette(_palette(widget, name, spec))
         if spec.background:
-            palette.setColor(QPalette.ColorRole.Window, QColor(spec.background))
             widget.setAutoFillBackground(True)
-        widget.setPalette(palette)
     if spec.framed and isinstance(widget, QFrame):
         widget.setFrameShape(QFrame.Shape.StyledPanel)
     if spec.background and isinstance(widget, QLabel):

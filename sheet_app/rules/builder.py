@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from sheet_app.derived import ModeSource, ModifierLine, Speed, Statistic
 from sheet_app.rules.common import Contribution, EffectIndex, resolve_mode, total_of
+from sheet_app.rules.stacking import BUILT_IN_TYPES
 
 Stacker = Callable[[Sequence[Contribution]], tuple[ModifierLine, ...]]
 
@@ -25,6 +26,7 @@ class StatisticBuilder:
         self.effects = effects
         self.stacker = stacker
         self.rule_modes = rule_modes
+        self._stacked: dict[tuple[Stacker, tuple[int, ...]], tuple[ModifierLine, ...]] = {}
 
     def build(
         self,
@@ -40,8 +42,12 @@ class StatisticBuilder:
         notes: tuple[str, ...] = (),
     ) -> Statistic:
         keyset = frozenset(keys)
-        contributions = [*built_ins, *self.effects.contributions(keyset)]
-        lines = (stacker or self.stacker)(contributions)
+        stack = stacker or self.stacker
+        found = self.effects.contributions(keyset)
+        if all(c.source is None and c.type in BUILT_IN_TYPES for c in built_ins):
+            lines = tuple(c.applied_line for c in built_ins) + self._stack_effects(stack, found)
+        else:
+            lines = stack([*built_ins, *found])
         modes: list[ModeSource] = []
         if rollable:
             modes = self.effects.modes(keyset)
@@ -59,6 +65,22 @@ class StatisticBuilder:
             rollable=rollable,
             notes=notes,
         )
+
+
+    def _stack_effects(
+        self, stack: Stacker, found: list[Contribution]
+    ) -> tuple[ModifierLine, ...]:
+        """Stacking of effects alone, shared by every statistic that the same effects reach.
+
+        Valid only beside built-ins that never compete (the ability line, proficiency,
+        ranks); a group target like ``check`` reaches dozens of statistics, and this makes
+        its cost paid once rather than once per statistic.
+        """
+        key = (stack, tuple(c.order for c in found))  # the key holds the stacker alive
+        lines = self._stacked.get(key)
+        if lines is None:
+            lines = self._stacked[key] = stack(found)
+        return lines
 
 
 def build_speed(

@@ -121,6 +121,7 @@ def derive(character: D20Character) -> Derived:
         return lambda items: stack_d20(items, ctx)
 
     stack = stacker_for(base_ctx)
+    stack_no_competence = stacker_for(no_competence)
     abilities = scored_abilities(_scores(character), effects, stack,
                                  cap_inherent=True)
     carry = carrying(character, abilities["str"].score or 0)
@@ -143,7 +144,7 @@ def derive(character: D20Character) -> Derived:
         stats[f"ability:{abbr}"] = build(
             f"ability:{abbr}", f"{ABILITY_NAMES[abbr]} check",
             ("check", "ability", f"ability:{abbr}", f"uses:{abbr}"), [ability(abbr)],
-            ability=abbr, stacker=stacker_for(no_competence),
+            ability=abbr, stacker=stack_no_competence,
         )
     for skill, abbr in D20_SKILLS.items():
         ranks = character.skill_ranks.get(skill, 0)
@@ -169,7 +170,7 @@ def derive(character: D20Character) -> Derived:
         )
     stats["initiative"] = build(
         "initiative", "Initiative", ("check", "initiative", "uses:dex"), [ability("dex")],
-        ability="dex", stacker=stacker_for(no_competence),
+        ability="dex", stacker=stack_no_competence,
     )
     size_mod = D20_SIZE_MODIFIER[size]
     for kind, abbr in (("melee", "str"), ("ranged", "dex")):

@@ -36,10 +36,12 @@ def _keep_best(
 ) -> None:
     """Within each group keep the best bonus and the worst penalty; record why others lose.
 
-    ``verdict`` maps an item's position to the reason it lost. Ties keep the first listed,
-    and the reason names the one that applies, so the player sees which equal bonus counted.
+    ``verdict`` maps an item's position to the reason it lost, always naming the final winner
+    (so a +1 never claims to lose to a +2 that itself lost to a +3). Ties keep the first
+    listed. Reasons repeat across losers to one winner, so each is formatted once.
     """
     best: dict[tuple[Hashable, bool], int] = {}
+    members: list[tuple[int, tuple[Hashable, bool]]] = []
     for i, c in enumerate(items):
         if c.value == 0 or i in verdict:
             continue
@@ -47,14 +49,20 @@ def _keep_best(
         if group is None:
             continue
         key = (group, c.value > 0)
+        members.append((i, key))
         held = best.get(key)
-        if held is None:
+        if held is None or abs(c.value) > abs(items[held].value):
             best[key] = i
-        elif abs(c.value) > abs(items[held].value):
-            verdict[held] = reason_for(items[held], c)
-            best[key] = i
-        else:
-            verdict[i] = reason_for(c, items[held])
+    reasons: dict[tuple[int, bool], str] = {}
+    for i, key in members:
+        winner = best[key]
+        if winner == i:
+            continue
+        tie = abs(items[i].value) == abs(items[winner].value)
+        reason = reasons.get((winner, tie))
+        if reason is None:
+            reason = reasons[(winner, tie)] = reason_for(items[i], items[winner])
+        verdict[i] = reason
 
 
 def _type_reason(loser: Contribution, winner: Contribution) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
@@ -19,12 +19,26 @@ from PySide6.QtWidgets import (
 from ui.binding import qt_signals_blocked
 from ui.context import SheetContext
 from ui.sections.abilities import AbilitiesSection
-from ui.sections.armor import ArmorPanel
 from ui.sections.combat import CombatSection, DefenseSection, HitPointsSection
-from ui.sections.effects import EffectsPanel
 from ui.sections.header import HeaderSection
 from ui.sections.inventory import InventoryPanel
 from ui.sections.skills import SavesSection, SkillsSection
+
+if TYPE_CHECKING:
+    from ui.sections.armor import ArmorPanel
+    from ui.sections.effects import EffectsPanel
+
+
+def _effects_panel(ctx: SheetContext) -> QWidget:
+    from ui.sections.effects import EffectsPanel  # imported with its tab, on first show
+
+    return EffectsPanel(ctx)
+
+
+def _armor_panel(ctx: SheetContext) -> QWidget:
+    from ui.sections.armor import ArmorPanel
+
+    return ArmorPanel(ctx)
 
 
 class NotesEdit(QPlainTextEdit):
@@ -118,8 +132,8 @@ class SheetWidget(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("sheetTabs")
         self.inventory = InventoryPanel(ctx)
-        self._effects = LazyTab(lambda: EffectsPanel(ctx))
-        self._armor = LazyTab(lambda: ArmorPanel(ctx))
+        self._effects = LazyTab(lambda: _effects_panel(ctx))
+        self._armor = LazyTab(lambda: _armor_panel(ctx))
         self._notes = LazyTab(lambda: NotesEdit(ctx))
         self.tabs.addTab(self.inventory, "Inventory")
         self.tabs.addTab(self._effects, "Effects")
@@ -137,12 +151,16 @@ class SheetWidget(QWidget):
 
     @property
     def effects(self) -> EffectsPanel:
+        from ui.sections.effects import EffectsPanel
+
         panel = self._effects.content()
         assert isinstance(panel, EffectsPanel)
         return panel
 
     @property
     def armor(self) -> ArmorPanel:
+        from ui.sections.armor import ArmorPanel
+
         panel = self._armor.content()
         assert isinstance(panel, ArmorPanel)
         return panel

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QComboBox, QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from sheet_app.systems import (
     ABILITIES,
@@ -50,10 +51,23 @@ def rank_combo(ctx: SheetContext, path: tuple[str, ...], name: str) -> BoundComb
     choices = rank_choices(ctx.system)
     combo = BoundComboBox(ctx, path, choices, name, missing_value="untrained")
     combo.setObjectName("rankCombo")
-    metrics = combo.fontMetrics()
-    combo.setFixedWidth(max(metrics.horizontalAdvance(label) for _, label in choices)
-                        + RANK_PADDING)
+    combo.setFixedWidth(_rank_width(combo, tuple(label for _, label in choices)))
     return combo
+
+
+_RANK_WIDTHS: dict[tuple[str, ...], tuple[QFont, int]] = {}
+
+
+def _rank_width(combo: QComboBox, labels: tuple[str, ...]) -> int:
+    """The width of the longest rank word plus padding, measured once per font."""
+    font = combo.font()
+    cached = _RANK_WIDTHS.get(labels)
+    if cached is not None and cached[0] == font:
+        return cached[1]
+    metrics = combo.fontMetrics()
+    width = max(metrics.horizontalAdvance(label) for label in labels) + RANK_PADDING
+    _RANK_WIDTHS[labels] = (font, width)
+    return width
 
 
 class SkillsSection(Section):
