@@ -65,7 +65,7 @@ LOOKS: dict[str, Look] = {
 
 
 _FONTS: dict[tuple[str, type], tuple[QFont, QFont]] = {}
-_PALETTES: dict[tuple[str, type, int], QPalette] = {}
+_PALETTES: dict[tuple[str, type], tuple[QPalette, QPalette]] = {}
 
 
 def _font(widget: QWidget, name: str, spec: Look) -> QFont:
@@ -88,21 +88,23 @@ def _font(widget: QWidget, name: str, spec: Look) -> QFont:
 
 
 def _palette(widget: QWidget, name: str, spec: Look) -> QPalette:
-    """The palette of a look, made once per widget class and base palette."""
+    """The palette of a look, made once per widget class and base palette.
+
+    Compared by value, not by ``cacheKey()``: each widget resolves its own copy of the
+    application's palette, so the keys differ where the colours do not."""
     base = widget.palette()
-    key = (name, type(widget), base.cacheKey())
-    palette = _PALETTES.get(key)
-    if palette is None:
-        if len(_PALETTES) > 256:  # widgets restyled from one-off palettes: stay small
-            _PALETTES.clear()
-        palette = QPalette(base)
-        if spec.color:
-            role = (QPalette.ColorRole.ButtonText if isinstance(widget, QAbstractButton)
-                    else QPalette.ColorRole.WindowText)
-            palette.setColor(role, QColor(spec.color))
-        if spec.background:
-            palette.setColor(QPalette.ColorRole.Window, QColor(spec.background))
-        _PALETTES[key] = palette
+    key = (name, type(widget))
+    cached = _PALETTES.get(key)
+    if cached is not None and cached[0] == base:
+        return cached[1]
+    palette = QPalette(base)
+    if spec.color:
+        role = (QPalette.ColorRole.ButtonText if isinstance(widget, QAbstractButton)
+                else QPalette.ColorRole.WindowText)
+        palette.setColor(role, QColor(spec.color))
+    if spec.background:
+        palette.setColor(QPalette.ColorRole.Window, QColor(spec.background))
+    _PALETTES[key] = (base, palette)
     return palette
 
 

@@ -2,17 +2,19 @@
 
 Inputs (`BoundSpinBox`, `BoundComboBox`, ...) push one command per user edit and are refreshed
 from the model with their signals blocked. Displays (`DerivedLabel`, `StatButton`) show a
-computed value in bold without a box and build their breakdown tooltip only when hovered.
+computed value in bold without a box; one `Explainer` on the sheet builds a display's breakdown
+tooltip when it is hovered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache, partial
 from importlib import resources
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QContextMenuEvent, QIcon, QKeyEvent, QMouseEvent
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QContextMenuEvent, QCursor, QHelpEvent, QIcon, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -49,6 +52,16 @@ def icon(name: str) -> QIcon:
         pixmap.loadFromData(data, "SVG")
         _ICONS[name] = QIcon(pixmap)
     return _ICONS[name]
+
+
+def slot(method: Callable[..., None]) -> Callable[..., None]:
+    """``method`` of a widget as a plain callable to connect a signal to.
+
+    PySide connects a bound method of a QObject about three times slower than other
+    callables (it first looks for a matching slot on the receiver); a sheet makes a
+    hundred such connections while it opens."""
+    bound: Any = method
+    return partial(bound.__func__, bound.__self__)
 
 
 def _name(widget: QWidget, name: str, tip: str = "") -> None:
@@ -101,7 +114,7 @@ class BoundSpinBox(QSpinBox):
         self.setKeyboardTracking(True)
         self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
         _name(self, name, tip)
-        self.valueChanged.connect(self._edited)
+        self.valueChanged.connect(slot(self._edited))
         ctx.binder.bind_input(path, self.refresh)
 
     def _edited(self, value: int) -> None:
@@ -142,7 +155,7 @@ class BoundComboBox(QComboBox):
         self._missing = missing_value
         self.addItems([label for _, label in choices])
         _name(self, name, tip)
-        self.currentIndexChanged.connect(self._edited)
+        self.currentIndexChanged.connect(slot(self._edited))
         ctx.binder.bind_input(path, self.refresh)
 
     def _edited(self, index: int) -> None:
@@ -177,7 +190,7 @@ class BoundLineEdit(QLineEdit):
         self.setMaxLength(max_length)
         self.setPlaceholderText(placeholder)
         _name(self, name)
-        self.textEdited.connect(self._edited)
+        self.textEdited.connect(slot(self._edited))
         ctx.binder.bind_input(path, self.refresh)
 
     def _edited(self, text: str) -> None:
@@ -210,7 +223,7 @@ class BoundCheckBox(QCheckBox):
         self.path = path
         self._on, self._off = on, off
         _name(self, name, tip)
-        self.toggled.connect(self._edited)
+        self.toggled.connect(slot(self._edited))
         ctx.binder.bind_input(path, self.refresh)
 
     def _edited(self, checked: bool) -> None:
@@ -226,9 +239,14 @@ class BoundCheckBox(QCheckBox):
 
 # --- derived displays ---------------------------------------------------------------------
 
+@cache
+def pointing() -> QCursor:
+    """Made once (after the application): every clickable name, total and die shares it."""
+    return QCursor(Qt.CursorShape.PointingHandCursor)
+
 
 class DerivedLabel(QLabel):
-    """A computed number: bold, no box, its breakdown built on hover."""
+    """A computed number: bold, no box, its breakdown built on hover (see `Explainer`)."""
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__("—", parent)
@@ -237,14 +255,17 @@ class DerivedLabel(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.setAccessibleName(name)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._explain: Callable[[], str] | None = None
 
     def show_value(self, text: str, explain: Callable[[], str] | None = None) -> None:
-        """Show ``text``; ``explain()`` gives the breakdown tooltip (called now: the binder
-        calls this only when the value changed, and breakdowns are capped in length)."""
+        """Show ``text``; ``explain()`` gives the breakdown, called only when hovered."""
         if text != self.text():
             self.setText(text)
             self.setAccessibleDescription(text)
-        self.setToolTip(explain() if explain is not None else "")
+        self._explain = explain
+
+    def explanation(self) -> str:
+        return self._explain() if self._explain is not None else ""
 
 
 class StatButton(QPushButton):
@@ -261,16 +282,12 @@ class StatButton(QPushButton):
         self.ctx = ctx
         self.stat_id = stat_id
         self.setFlat(True)
-        self.setProperty("derived", True)
         look(self, "statButton")
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setCursor(pointing())
         self.setAccessibleName(name)
         self._stat: Statistic | None = None
-        self.clicked.connect(self._select)  # a bound method connects faster than a lambda
+        self.clicked.connect(partial(ctx.selection.select, stat_id))
         ctx.binder.bind_derived(("stat", stat_id), self.show_statistic)
-
-    def _select(self) -> None:
-        self.ctx.selection.select(self.stat_id)
 
     def show_statistic(self, stat: Statistic | None) -> None:
         self._stat = stat
@@ -280,7 +297,9 @@ class StatButton(QPushButton):
         if text != self.text():
             self.setText(text)
             self.setAccessibleDescription(text)
-        self.setToolTip(statistic_html(stat) if stat is not None else "")
+
+    def explanation(self) -> str:
+        return statistic_html(self._stat) if self._stat is not None else ""
 
     def keyPressEvent(self, e: QKeyEvent) -> None:
         """Enter rolls the focused statistic (Space only selects it, as a button click)."""
@@ -295,6 +314,32 @@ class StatButton(QPushButton):
             roll_menu(self.ctx, self.stat_id, self).exec(e.globalPos())
 
 
+class Explainer(QObject):
+    """Answers tooltip requests for every derived number under the widget it filters.
+
+    A display keeps no tooltip text: building every breakdown up front (and again on each
+    edit) costs more than the few a player hovers. With no tooltip of its own, a display's
+    ToolTip event goes on to its parents; installed on the sheet, this one filter finds the
+    display under the mouse and asks it for its breakdown then.
+    """
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.ToolTip or not isinstance(watched, QWidget):
+            return False
+        assert isinstance(event, QHelpEvent)
+        widget = watched.childAt(event.pos())
+        while widget is not None and widget is not watched:
+            if isinstance(widget, DerivedLabel | StatButton):
+                text = widget.explanation()
+                if not text:
+                    return False
+                QToolTip.showText(event.globalPos(), text, widget)
+                event.accept()
+                return True
+            widget = widget.parentWidget()
+        return False
+
+
 def roll_menu(ctx: SheetContext, stat_id: str, parent: QWidget) -> QMenu:
     """Roll normally or with each mode the system has (none on d20srd)."""
     menu = QMenu(parent)
@@ -303,6 +348,15 @@ def roll_menu(ctx: SheetContext, stat_id: str, parent: QWidget) -> QMenu:
         action = menu.addAction(text)
         action.triggered.connect(lambda _=False, m=mode: ctx.selection.roll(stat_id, m))
     return menu
+
+
+@cache
+def _roll_hint(system: str) -> str:
+    modes = modes_for(system)
+    return f" (right-click: {', '.join(modes[1:])})" if len(modes) > 1 else ""
+
+
+ROLL_ICON_SIZE = QSize(16, 16)
 
 
 class RollButton(QToolButton):
@@ -315,17 +369,12 @@ class RollButton(QToolButton):
         self.ctx = ctx
         self.stat_id = stat_id
         self.setIcon(icon("d20"))
-        self.setIconSize(QSize(16, 16))
+        self.setIconSize(ROLL_ICON_SIZE)
         self.setAutoRaise(True)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setCursor(pointing())
         self.setAccessibleName(f"Roll {label}")
-        modes = modes_for(ctx.system)
-        extra = f" (right-click: {', '.join(modes[1:])})" if len(modes) > 1 else ""
-        self.setToolTip(f"Roll {label}{extra}")
-        self.clicked.connect(self._roll)
-
-    def _roll(self) -> None:
-        self.ctx.selection.roll(self.stat_id)
+        self.setToolTip(f"Roll {label}{_roll_hint(ctx.system)}")
+        self.clicked.connect(partial(ctx.selection.roll, stat_id))
 
     def contextMenuEvent(self, e: QContextMenuEvent) -> None:
         roll_menu(self.ctx, self.stat_id, self).exec(e.globalPos())
@@ -362,7 +411,7 @@ class ClickableLabel(QLabel):
         self.ctx = ctx
         self.stat_id = stat_id
         if ctx is not None and stat_id:
-            self.setCursor(Qt.CursorShape.PointingHandCursor)
+            self.setCursor(pointing())
 
     def mousePressEvent(self, ev: QMouseEvent) -> None:
         if self.ctx is not None and self.stat_id and ev.button() == Qt.MouseButton.LeftButton:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QWidget
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QToolTip, QWidget
 from pytestqt.qtbot import QtBot
 
 
@@ -20,3 +21,12 @@ def type_into(qtbot: QtBot, widget: QAbstractSpinBox, text: str) -> None:
     widget.selectAll()
     qtbot.keyClicks(widget, text)
     qtbot.keyClick(widget, Qt.Key.Key_Return)
+
+
+def hover_tooltip(widget: QWidget) -> str:
+    """The tooltip a user sees resting the mouse on ``widget`` (built on demand)."""
+    QToolTip.hideText()
+    centre = widget.rect().center()
+    event = QHelpEvent(QEvent.Type.ToolTip, centre, widget.mapToGlobal(centre))
+    QApplication.sendEvent(widget, event)
+    return QToolTip.text()

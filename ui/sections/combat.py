@@ -26,7 +26,14 @@ from ui.format import breakdown_html, signed, statistic_html
 from ui.sections.rows import StatRow
 from ui.sections.skills import rank_combo
 from ui.theme import look
-from ui.widgets import BoundComboBox, BoundSpinBox, DerivedLabel, Section, StatButton
+from ui.widgets import (
+    BoundComboBox,
+    BoundSpinBox,
+    DerivedLabel,
+    Section,
+    StatButton,
+    slot,
+)
 
 HIT_DICE = (4, 6, 8, 10, 12, 20)
 
@@ -53,7 +60,7 @@ class LevelRollsEdit(QLineEdit):
         self.setAccessibleName("Hit die rolls, levels 2 and up")
         self.setToolTip("The hit die you rolled at levels 2, 3, …, separated by commas.\n"
                         "Levels without a roll use the average (die / 2 + 1).")
-        self.editingFinished.connect(self._commit)
+        self.editingFinished.connect(slot(self._commit))
         ctx.binder.bind_input(self.path, self.refresh)
 
     def _commit(self) -> None:

@@ -23,6 +23,7 @@ from ui.sections.combat import CombatSection, DefenseSection, HitPointsSection
 from ui.sections.header import HeaderSection
 from ui.sections.inventory import InventoryPanel
 from ui.sections.skills import SavesSection, SkillsSection
+from ui.widgets import Explainer, slot
 
 if TYPE_CHECKING:
     from ui.sections.armor import ArmorPanel
@@ -49,7 +50,7 @@ class NotesEdit(QPlainTextEdit):
         self.ctx = ctx
         self.setAccessibleName("Notes")
         self.setPlaceholderText("Notes: background, spells, allies, loot to sell…")
-        self.textChanged.connect(self._edited)
+        self.textChanged.connect(slot(self._edited))
         ctx.binder.bind_input(("notes",), self.refresh)
 
     def _edited(self) -> None:
@@ -98,6 +99,8 @@ class SheetWidget(QWidget):
         self.ctx = ctx
         self.setObjectName("sheet")
         self.setProperty("system", ctx.system)
+        self.explainer = Explainer(self)
+        self.installEventFilter(self.explainer)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(8, 6, 8, 4)
         outer.setSpacing(4)
