@@ -79,7 +79,8 @@ def run_window(args: list[str]) -> int:
         # a fresh layout, not the user's saved window state (a closed dock, a small window)
         with tempfile.TemporaryDirectory() as scratch:
             settings = QSettings(str(Path(scratch) / "settings.ini"), QSettings.Format.IniFormat)
-            window = MainWindow(character or sample_character(), path, settings=settings)
+            window = MainWindow(character or sample_character(), path, settings=settings,
+                                recovery_dir=Path(scratch) / "recovery")
             window.resize(*SCREENSHOT_SIZE)
             ok = screenshot(window, Path(options.screenshot))
         if not ok:
@@ -90,6 +91,8 @@ def run_window(args: list[str]) -> int:
     window.show()
     if problems:
         window.show_problems(f"Could not open {options.file}", problems)
+    else:
+        window.offer_recovery()
     return app.exec()
 
 

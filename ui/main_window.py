@@ -30,6 +30,7 @@ from sheet_app.io import (
 from sheet_app.model import AnyCharacter, new_character
 from sheet_app.rolls import CheckRoll
 from sheet_app.systems import SYSTEM_NAMES, SYSTEMS
+from ui.autosave import Autosaver, default_recovery_dir, find_recovery
 from ui.binding import Binder
 from ui.context import SheetContext, StatSelection
 from ui.document import Change, CharacterDocument
@@ -51,6 +52,7 @@ class MainWindow(QMainWindow):
         *,
         settings: QSettings | None = None,
         rng: random.Random | None = None,
+        recovery_dir: Path | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -59,6 +61,9 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.document = CharacterDocument(character, self)
         self.document.set_path(path)
+        self.autosaver = Autosaver(
+            self.document, recovery_dir or default_recovery_dir(), parent=self
+        )
         self.binder = Binder(self.document, self)
         self.selection = StatSelection(self)
         self.ctx = SheetContext(self.document, self.binder, self.selection)
@@ -278,7 +283,31 @@ class MainWindow(QMainWindow):
         )
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        if answer == QMessageBox.StandardButton.Discard:
+            self.autosaver.discard()
+            return True
+        return False
+
+    def offer_recovery(self) -> bool:
+        """If unsaved changes to this sheet survived a crash, offer them back (undoable)."""
+        found = find_recovery(self.autosaver.directory, self.document.path)
+        if found is None:
+            return False
+        shown = self.document.path.name if self.document.path else "an unsaved sheet"
+        when = found.saved_at.strftime("%Y-%m-%d %H:%M")
+        answer = QMessageBox.question(
+            self, "Recover unsaved changes",
+            f"sheet-app closed with unsaved changes to {shown} (last kept {when}).\n\n"
+            "Recover them? You can still undo the recovery, or not save it.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            found.file.unlink(missing_ok=True)
+            return False
+        self.document.replace(found.character, "Recover unsaved changes")
+        self.statusBar().showMessage("Recovered unsaved changes (Ctrl+Z undoes it)", 6000)
+        return True
 
     def new_file(self, system: str | None = None) -> bool:
         if not self.maybe_save():

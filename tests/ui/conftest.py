@@ -44,7 +44,7 @@ def no_blocking_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def make_window(
-    qtbot: object, settings: QSettings
+    qtbot: object, settings: QSettings, tmp_path: Path
 ) -> Iterator[Callable[..., object]]:
     from ui.app import application, sample_character
     from ui.main_window import MainWindow
@@ -56,7 +56,8 @@ def make_window(
              seed: int = 1) -> MainWindow:
         if isinstance(character, str):
             character = sample_character(character)
-        window = MainWindow(character, path, settings=settings, rng=random.Random(seed))
+        window = MainWindow(character, path, settings=settings, rng=random.Random(seed),
+                            recovery_dir=tmp_path / "recovery")
         qtbot.addWidget(  # type: ignore[attr-defined]
             window, before_close_func=lambda w: w.document.undo_stack.setClean()
         )
