@@ -40,6 +40,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _has_display() -> bool:
+    """Qt aborts the process when it finds no display; say so plainly instead. Only Linux
+    and other X11/Wayland systems need one named; a platform chosen by hand is trusted."""
+    if os.environ.get("QT_QPA_PLATFORM") or not sys.platform.startswith(("linux", "freebsd")):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def run_window(args: list[str]) -> int:
     parser = _parser()
     try:
@@ -52,6 +60,11 @@ def run_window(args: list[str]) -> int:
         return EXIT_USAGE
     if options.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    elif not _has_display():
+        print("sheet-app: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+              "not set). Run it in a desktop session, or use --screenshot PNG or a headless "
+              "command (sheet-app --help).", file=sys.stderr)
+        return EXIT_USAGE
 
     from sheet_app.io import LoadError, format_problem, load_character
     from ui.app import application, sample_character, screenshot

@@ -70,3 +70,13 @@ def test_screenshot_of_a_broken_file_fails_cleanly(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "expected a JSON object" in result.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def test_no_display_is_a_clear_message_not_a_crash() -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    result = subprocess.run([sys.executable, "-m", "ui.main"], env=env, capture_output=True,
+                            text=True, timeout=60, cwd=ROOT)
+    assert result.returncode == 2
+    assert "no display" in result.stderr
+    assert "Traceback" not in result.stderr
