@@ -67,12 +67,28 @@ Index = QModelIndex | QPersistentModelIndex
 ROOT = QModelIndex()
 """The invisible root index, as a default argument."""
 
+# looked up once: data() runs for every visible cell and role on each paint
+DISPLAY = Qt.ItemDataRole.DisplayRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+FONT = Qt.ItemDataRole.FontRole
+FOREGROUND = Qt.ItemDataRole.ForegroundRole
+BACKGROUND = Qt.ItemDataRole.BackgroundRole
+ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
+ACCESSIBLE = Qt.ItemDataRole.AccessibleTextRole
+VALUE_ALIGNMENT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+VERDICT_ALIGNMENT = int(Qt.AlignmentFlag.AlignCenter)
+PENALTY_QCOLOR = QColor(PENALTY_COLOR)
+SUPPRESSED_QCOLOR = QColor(SUPPRESSED_COLOR)
+APPLIED_QCOLOR = QColor(APPLIED_COLOR)
+GROUP_BACKGROUND = QColor("#f1ece3")
+
 OUTCOME_COLORS = {
     "critical_success": "#0b6e2e",
     "success": APPLIED_COLOR,
     "failure": PENALTY_COLOR,
     "critical_failure": "#7a0f0a",
 }
+OUTCOME_QCOLORS = {outcome: QColor(color) for outcome, color in OUTCOME_COLORS.items()}
 OUTCOME_SHORT = {
     "critical_success": "Crit. success",
     "success": "Success",
@@ -123,6 +139,19 @@ def _wrapped(reason: str, width: int) -> tuple[str, ...]:
     return tuple(textwrap.wrap(f"↳ {reason}", width, subsequent_indent="   "))
 
 
+@functools.cache
+def _font(style: str) -> QFont:
+    """A cell font that sets only ``style`` (the view fills in the rest from its own font)."""
+    font = QFont()
+    if style == "bold":
+        font.setBold(True)
+    elif style == "italic":
+        font.setItalic(True)
+    elif style in ("struck", "unstruck"):
+        font.setStrikeOut(style == "struck")
+    return font
+
+
 class BreakdownModel(QAbstractTableModel):
     """One flat row per type header, modifier line and suppression reason.
 
@@ -160,42 +189,39 @@ class BreakdownModel(QAbstractTableModel):
             return self.headers[section]
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         row = self._rows[index.row()]
         col = index.column()
-        suppressed = row.line is not None and not row.line.applied
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             if row.kind == "reason":
                 return f"   {row.text}" if col == 2 else None
             return (row.status, row.value, row.text)[col]
-        if role == Qt.ItemDataRole.ToolTipRole and row.line is not None:
+        suppressed = row.line is not None and not row.line.applied
+        if role == FONT:
+            if row.kind == "group":
+                return _font("bold")
+            if row.kind == "reason":
+                return _font("italic")
+            if suppressed:
+                return _font("struck" if col > 0 else "unstruck")
+            return _font("bold" if col == 1 else "plain")
+        if role == FOREGROUND:
+            if suppressed or row.kind == "reason":
+                return PENALTY_QCOLOR if col == 0 else SUPPRESSED_QCOLOR
+            if col == 0 and row.kind == "line":
+                return APPLIED_QCOLOR
+            return None
+        if role == BACKGROUND:
+            return GROUP_BACKGROUND if row.kind == "group" else None
+        if role == ALIGNMENT:
+            return (VALUE_ALIGNMENT if col else VERDICT_ALIGNMENT) if col < 2 else None
+        if role == TOOLTIP and row.line is not None:
             line = row.line
             verdict = "applies" if line.applied else f"suppressed: {line.reason}"
             return f"{line.label}: {signed(line.value)} {words(line.type)} — {verdict}"
-        if role == Qt.ItemDataRole.FontRole:
-            font = QFont()
-            if row.kind == "group":
-                font.setBold(True)
-            elif row.kind == "reason":
-                font.setItalic(True)
-            elif suppressed:
-                font.setStrikeOut(col > 0)
-            elif col == 1:
-                font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if suppressed or row.kind == "reason":
-                return QColor(PENALTY_COLOR if col == 0 else SUPPRESSED_COLOR)
-            if col == 0 and row.kind == "line":
-                return QColor(APPLIED_COLOR)
-        if role == Qt.ItemDataRole.BackgroundRole and row.kind == "group":
-            return QColor("#f1ece3")
-        if role == Qt.ItemDataRole.TextAlignmentRole and col < 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) if col \
-                else int(Qt.AlignmentFlag.AlignCenter)
-        if role == Qt.ItemDataRole.AccessibleTextRole:
+        if role == ACCESSIBLE:
             verdict = {"✔": "applies", "✘": "suppressed"}.get(row.status, "")
             return " ".join(filter(None, (row.text, row.value, verdict)))
         return None
@@ -243,12 +269,12 @@ class RollLogModel(QAbstractTableModel):
             return self.headers[section]
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or index.row() >= len(self._records):
             return None
         record = self._records[len(self._records) - 1 - index.row()]
         col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             if col == 0:
                 return _clock(record.time)
             if col == 1:
@@ -261,14 +287,14 @@ class RollLogModel(QAbstractTableModel):
                 return str(record.total)
             if col == 4:
                 return "—" if record.outcome is None else OUTCOME_SHORT[record.outcome]
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP:
             from sheet_app.rolls import format_record
 
             return format_record(record)
-        if role == Qt.ItemDataRole.ForegroundRole and col == 4 and record.outcome:
-            return QColor(OUTCOME_COLORS[record.outcome])
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == 3:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == FOREGROUND and col == 4 and record.outcome:
+            return OUTCOME_QCOLORS[record.outcome]
+        if role == ALIGNMENT and col == 3:
+            return VALUE_ALIGNMENT
         return None
 
     def as_text(self) -> str:

@@ -34,6 +34,16 @@ STATE_COLORS = {
 }
 
 
+# looked up once: data() runs for every visible cell and role on each paint
+DISPLAY = Qt.ItemDataRole.DisplayRole
+EDIT = Qt.ItemDataRole.EditRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+FOREGROUND = Qt.ItemDataRole.ForegroundRole
+ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
+NUMBER_ALIGNMENT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+TOTAL_COLOR = QColor("#6b6f76")
+
+
 def unit_word(unit: str) -> str:
     return "Bulk" if unit == "bulk" else unit
 
@@ -68,12 +78,12 @@ class InventoryModel(ListTableModel):
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
         item = self.row_item(index)
         if item is None:
             return None
         col = index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+        if role in (DISPLAY, EDIT):
             if col == 0:
                 return item.name
             if col == 1:
@@ -81,15 +91,15 @@ class InventoryModel(ListTableModel):
             if col == 2:
                 if self.bulk:
                     return {"L": "L", "-": "—"}.get(str(item.bulk), str(item.bulk))
-                return item.weight if role == Qt.ItemDataRole.EditRole else number(item.weight)
+                return item.weight if role == EDIT else number(item.weight)
             if col == 3:
                 return number(item.weight * item.quantity)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and col == 2 and self.bulk:
+        if role == ALIGNMENT and col > 0:
+            return NUMBER_ALIGNMENT
+        if role == TOOLTIP and col == 2 and self.bulk:
             return "L = light (10 make 1 Bulk), — = negligible, or a number"
-        if role == Qt.ItemDataRole.ForegroundRole and col == 3:
-            return QColor("#6b6f76")
+        if role == FOREGROUND and col == 3:
+            return TOTAL_COLOR
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:

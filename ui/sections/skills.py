@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QComboBox, QFrame, QScrollArea, QVBoxLayout, QWidget
 
@@ -75,7 +75,7 @@ class SkillsSection(Section):
         super().__init__("Skills", parent)
         outer = QVBoxLayout(self.body)
         outer.setContentsMargins(4, 4, 4, 4)
-        scroll = QScrollArea()
+        scroll = SkillsScroll()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -84,6 +84,7 @@ class SkillsSection(Section):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(1)
+        scroll.setWidget(body)  # while empty: the scroll area measures what it is given
         field = "skill_ranks" if ctx.system == "d20srd" else "skills"
         self.rows: dict[str, StatRow] = {}
         for skill, abbr in SKILLS[ctx.system].items():
@@ -93,10 +94,20 @@ class SkillsSection(Section):
             self.rows[skill] = row
             layout.addWidget(row)
         layout.addStretch(1)
-        scroll.setWidget(body)
-        scroll.setMinimumWidth(body.minimumSizeHint().width()
-                               + scroll.verticalScrollBar().sizeHint().width())
         outer.addWidget(scroll)
+
+
+class SkillsScroll(QScrollArea):
+    """Never narrower than its rows: names are not cut off, the list scrolls only down."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        body = self.widget()
+        if body is None:
+            return hint
+        # asked as the sheet is laid out, after the rows are polished: measured once
+        width = body.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+        return QSize(width, hint.height())
 
 
 class SavesSection(Section):
