@@ -15,10 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
     Signal,
 )
@@ -60,11 +57,10 @@ from ui.format import (
     stat_text,
     words,
 )
+from ui.tables import FlatTableModel, Index
 from ui.theme import look
 from ui.widgets import icon, mode_label
 
-Index = QModelIndex | QPersistentModelIndex
-ROOT = QModelIndex()
 """The invisible root index, as a default argument."""
 
 # looked up once: data() runs for every visible cell and role on each paint
@@ -152,7 +148,7 @@ def _font(style: str) -> QFont:
     return font
 
 
-class BreakdownModel(QAbstractTableModel):
+class BreakdownModel(FlatTableModel):
     """One flat row per type header, modifier line and suppression reason.
 
     Columns: the verdict (✔ applies, ✘ suppressed), the value, then the text, so a reason
@@ -176,18 +172,8 @@ class BreakdownModel(QAbstractTableModel):
     def rows(self) -> list[BreakdownRow]:
         return list(self._rows)
 
-    def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.headers)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.headers[section]
-        return None
+    def row_total(self) -> int:
+        return len(self._rows)
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -235,7 +221,7 @@ def log_records(log: list[Any]) -> list[RollRecord]:
     return [r if isinstance(r, RollRecord) else RollRecord.model_validate(r) for r in log]
 
 
-class RollLogModel(QAbstractTableModel):
+class RollLogModel(FlatTableModel):
     """Past rolls, newest first: time, check, dice, total, outcome."""
 
     headers = ("Time", "Check", "d20", "Total", "Result")
@@ -256,18 +242,8 @@ class RollLogModel(QAbstractTableModel):
             self._records = log_records(self.document.character.roll_log)
             self.endResetModel()
 
-    def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self._records)
-
-    def columnCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.headers)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.headers[section]
-        return None
+    def row_total(self) -> int:
+        return len(self._records)
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or index.row() >= len(self._records):

@@ -32,7 +32,8 @@ from sheet_app.systems import MODIFIER_TYPES, ROLL_MODES
 from ui.context import SheetContext
 from ui.document import Change, Path_
 from ui.format import signed, words
-from ui.sections.tables import Index, ListTableModel
+from ui.sections.tables import ListTableModel
+from ui.tables import Index
 from ui.theme import look
 
 

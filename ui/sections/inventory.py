@@ -22,7 +22,8 @@ from sheet_app.derived import Carrying
 from sheet_app.model import Item, Pf2eItem
 from ui.context import SheetContext
 from ui.format import breakdown_html, number, words
-from ui.sections.tables import Index, ListTableModel
+from ui.sections.tables import ListTableModel
+from ui.tables import Index
 from ui.theme import look
 from ui.widgets import BoundCheckBox, DerivedLabel
 

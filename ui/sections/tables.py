@@ -10,18 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject
 
 from ui.context import SheetContext
 from ui.document import Change, Path_
-
-Index = QModelIndex | QPersistentModelIndex
-ROOT = QModelIndex()
-"""The invisible root index, as a default argument."""
+from ui.tables import ROOT, FlatTableModel, Index
 
 
-class ListTableModel(QAbstractTableModel):
-    headers: tuple[str, ...] = ()
+class ListTableModel(FlatTableModel):
 
     def __init__(self, ctx: SheetContext, path: Path_, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -56,20 +52,8 @@ class ListTableModel(QAbstractTableModel):
             return None
         return self._shown[index.row()]
 
-    # --- Qt model contract ---------------------------------------------------------------
-    def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self._shown)
-
-    def columnCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.headers)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.headers):
-            return self.headers[section]
-        return None
+    def row_total(self) -> int:
+        return len(self._shown)
 
     # --- following the document ----------------------------------------------------------
     def _on_change(self, change: Change) -> None:
