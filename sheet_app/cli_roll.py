@@ -53,7 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     """Roll ``args.stat`` of the character in ``args.file``; 0 on success, 2 on a user error."""
     try:
-        derived = _load_derived(Path(args.file))
+        derived = _load_derived(Path(args.file), args.stat)
         stat = _find_statistic(derived, args.stat, args.file)
         result = roll_statistic(
             stat, derived.system, random.Random(args.seed), mode=args.mode, dc=args.dc
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_derived(path: Path) -> Derived:
+def _load_derived(path: Path, wanted: str = "") -> Derived:
     # Imported here, not at the top: `sheet-app roll --help` should not load the rules engine.
     from sheet_app.io import LoadError, format_problem, load_character
     from sheet_app.rules import derive
@@ -92,7 +92,7 @@ def _load_derived(path: Path) -> Derived:
         raise _Failure("\n".join([f"cannot load {path}:", *(f"  {x}" for x in lines)])) from None
     except OSError as exc:
         raise _Failure(f"cannot read {path}: {exc.strerror or exc}") from None
-    return derive(character)
+    return derive(character, variants=(wanted.strip().lower(),))
 
 
 def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:

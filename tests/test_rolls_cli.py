@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import subprocess
 import sys
 import types
 from collections.abc import Callable, Mapping
@@ -85,7 +86,7 @@ def sheet(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
         fake_io.load_character = load or load_character  # type: ignore[attr-defined]
         fake_io.format_problem = lambda p: f"{p[0]}: {p[1]}" if p[0] else p[1]  # type: ignore[attr-defined]
         fake_rules = types.ModuleType("sheet_app.rules")
-        fake_rules.derive = lambda character: derived  # type: ignore[attr-defined]
+        fake_rules.derive = lambda character, variants=(): derived  # type: ignore[attr-defined]
         monkeypatch.setitem(sys.modules, "sheet_app.io", fake_io)
         monkeypatch.setitem(sys.modules, "sheet_app.rules", fake_rules)
 
@@ -391,3 +392,14 @@ def test_real_file_with_an_advantage_effect(
     assert main(["roll", str(path), "skill:stelth"]) == 2
     assert "did you mean skill:stealth" in capsys.readouterr().err
     assert path.read_bytes() == before  # rolling never writes the file
+
+
+def test_roll_a_runarcana_skill_with_another_ability(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[1] / "resources" / "samples" / "runarcana.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "sheet_app", "roll", str(sample), "skill:athletics@con",
+         "--seed", "4", "--json"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["label"] == "Constitution (Athletics)"
+    assert payload["modifiers"][0]["label"] == "Constitution"

@@ -549,3 +549,19 @@ def test_every_loser_names_the_final_winner() -> None:
     assert line(stat, "Ring").reason == "a higher item bonus applies (+3 Boots)"
     assert line(stat, "Cloak").reason == "a higher item bonus applies (+3 Boots)"
     assert line(stat, "Boots").applied
+
+
+def test_runarcana_skill_with_another_ability() -> None:
+    """A skill can be rolled with another ability when asked: Constitution (Athletics)."""
+    character = make("runarcana", level=5, abilities={"str": 8, "con": 16},
+                     skills={"athletics": "expertise"},
+                     effects=[effect("Endure", mod("untyped", 1, "ability:con")),
+                              effect("Rope belt", mod("untyped", 2, "skill:athletics"))])
+    d = derive(character, variants=["skill:athletics@con"])
+    stat = d.statistics["skill:athletics@con"]
+    assert stat.label == "Constitution (Athletics)"
+    assert stat.total == 3 + 6 + 1 + 2  # Con, expertise at PB +3, both effects
+    assert d.statistics["skill:athletics"].total == -1 + 6 + 2
+    assert "skill:athletics@con" not in derive(character).statistics
+    unknown = derive(character, variants=["skill:athletics@foo"])
+    assert "skill:athletics@foo" not in unknown.statistics

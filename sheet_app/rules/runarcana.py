@@ -8,6 +8,8 @@ armor's base (10 unarmoured) + Dex modifier (capped by the armor) + shield.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sheet_app.derived import (
     AbilityValue,
     Carrying,
@@ -81,7 +83,19 @@ def carrying(character: RunarcanaCharacter, strength: int) -> Carrying:
     return Carrying("kg", capacity, push, carried, "unencumbered", 0, enc, heavy)
 
 
-def derive(character: RunarcanaCharacter) -> Derived:
+def parse_variant(stat_id: str) -> tuple[str, str] | None:
+    """``skill:athletics@con`` → ("athletics", "con"): a skill rolled with another ability."""
+    head, sep, abbr = stat_id.partition("@")
+    if not sep or not head.startswith("skill:") or abbr not in ABILITIES:
+        return None
+    skill = head[len("skill:"):]
+    return (skill, abbr) if skill in RUNARCANA_SKILLS else None
+
+
+def derive(character: RunarcanaCharacter, variants: Iterable[str] = ()) -> Derived:
+    """Every statistic of the sheet; ``variants`` adds skills rolled with another ability
+    (``skill:athletics@con``, the seed's "Variant: Skills with Different Abilities"): the
+    skill's proficiency with that ability's modifier, and what targets either."""
     effects = EffectIndex(character)
     abilities = scored_abilities(_scores(character), effects, stack_runarcana)
     pb = (
@@ -110,13 +124,22 @@ def derive(character: RunarcanaCharacter) -> Derived:
             ("check", "ability", f"ability:{abbr}", f"uses:{abbr}"),
             [ability_line(abbr)], ability=abbr,
         )
-    for skill, abbr in RUNARCANA_SKILLS.items():
-        value, label = proficiency_value(character.skills.get(skill, "untrained"), pb)
-        stats[f"skill:{skill}"] = build(
-            f"skill:{skill}", skill_label(skill),
+    def skill_check(stat_id: str, label: str, skill: str, abbr: str) -> Statistic:
+        value, prof = proficiency_value(character.skills.get(skill, "untrained"), pb)
+        return build(
+            stat_id, label,
             ("check", "skill", f"skill:{skill}", "ability", f"ability:{abbr}", f"uses:{abbr}"),
-            [ability_line(abbr), Contribution(label, "proficiency", value)], ability=abbr,
+            [ability_line(abbr), Contribution(prof, "proficiency", value)], ability=abbr,
         )
+
+    for skill, abbr in RUNARCANA_SKILLS.items():
+        stats[f"skill:{skill}"] = skill_check(f"skill:{skill}", skill_label(skill), skill, abbr)
+    for stat_id in variants:
+        parsed = parse_variant(stat_id)
+        if parsed is not None:
+            skill, abbr = parsed
+            label = f"{ABILITY_NAMES[abbr]} ({skill_label(skill)})"
+            stats[stat_id] = skill_check(stat_id, label, skill, abbr)
     for abbr in ABILITIES:
         value, label = proficiency_value(character.saves.get(abbr, "untrained"), pb)
         stats[f"save:{abbr}"] = build(
