@@ -28,6 +28,9 @@ Key = str | int
 Path_ = tuple[Key, ...]
 ChangeKind = Literal["set", "insert", "remove", "reset"]
 
+MAX_VARIANTS = 12
+"""How many asked-for extra statistics stay live (each costs one more in every derive)."""
+
 MERGE_WINDOW_S = 1.5
 """Edits of one field within this many seconds become one undo step (typing "18" is one edit)."""
 
@@ -158,6 +161,7 @@ class CharacterDocument(QObject):
     def __init__(self, character: AnyCharacter, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._character = character
+        self._variants: tuple[str, ...] = ()
         self._derived = derive(character)
         self._path: Path | None = None
         self.undo_stack = QUndoStack(self)
@@ -188,6 +192,20 @@ class CharacterDocument(QObject):
 
     def mark_saved(self) -> None:
         self.undo_stack.setClean()
+
+    def request_variant(self, stat_id: str) -> bool:
+        """Ask the engine for a statistic beyond the sheet's own (runarcana's skill with
+        another ability, ``skill:athletics@con``); it then stays live like any other. False
+        if the system has no such statistic."""
+        if stat_id in self._derived.statistics:
+            return True
+        variants = (*self._variants, stat_id)[-MAX_VARIANTS:]
+        derived = derive(self._character, variants)
+        if stat_id not in derived.statistics:
+            return False
+        old, self._variants, self._derived = self._derived, variants, derived
+        self.derivedChanged.emit(old, derived)
+        return True
 
     def value(self, path: Path_) -> Any:
         return get_path(self._character, path)
@@ -238,14 +256,14 @@ class CharacterDocument(QObject):
     # --- applying ------------------------------------------------------------------------
     def _apply(self, change: Change) -> None:
         old = self._derived
-        self._derived = derive(self._character)
+        self._derived = derive(self._character, self._variants)
         self.edited.emit(change)
         self.derivedChanged.emit(old, self._derived)
 
     def _install(self, character: AnyCharacter) -> None:
         old = self._derived
         self._character = character
-        self._derived = derive(character)
+        self._derived = derive(character, self._variants)
         self.replaced.emit()
         self.edited.emit(Change("reset"))
         self.derivedChanged.emit(old, self._derived)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from sheet_app.checks import modes_for
 from sheet_app.derived import Statistic
+from sheet_app.systems import ABILITIES, ABILITY_NAMES
 from ui.binding import qt_signals_blocked
 from ui.context import SheetContext
 from ui.document import MISSING, Path_
@@ -347,7 +348,26 @@ def roll_menu(ctx: SheetContext, stat_id: str, parent: QWidget) -> QMenu:
         text = "Roll" if mode == "normal" else f"Roll with {mode}"
         action = menu.addAction(text)
         action.triggered.connect(lambda _=False, m=mode: ctx.selection.roll(stat_id, m))
+    if ctx.system == "runarcana" and stat_id.startswith("skill:") and "@" not in stat_id:
+        _add_other_abilities(menu, ctx, stat_id)
     return menu
+
+
+def _add_other_abilities(menu: QMenu, ctx: SheetContext, stat_id: str) -> None:
+    """The seed's variant: a skill's proficiency applied to another ability's check."""
+    own = ctx.document.derived.statistics[stat_id].ability
+    sub = menu.addMenu("Roll with another ability")
+    for abbr in ABILITIES:
+        if abbr == own:
+            continue
+        variant = f"{stat_id}@{abbr}"
+        action = sub.addAction(ABILITY_NAMES[abbr])
+        action.triggered.connect(lambda _=False, v=variant: _roll_variant(ctx, v))
+
+
+def _roll_variant(ctx: SheetContext, variant: str) -> None:
+    if ctx.document.request_variant(variant):
+        ctx.selection.roll(variant, "normal")
 
 
 @cache

@@ -162,3 +162,26 @@ def test_enter_on_a_focused_total_rolls_it(qtbot: QtBot, make_window: object) ->
     qtbot.keyClick(total, Qt.Key.Key_Return)
     assert window.roll_panel.log_model.rowCount() == 1  # type: ignore[attr-defined]
     assert window.roll_panel.last.statistic == "skill:insight"  # type: ignore[attr-defined]
+
+
+def test_runarcana_skill_rolled_with_another_ability(qtbot: QtBot, make_window: object) -> None:
+    from PySide6.QtWidgets import QSpinBox
+
+    from tests.ui.helpers import type_into
+    from ui.widgets import roll_menu
+
+    window = make_window("runarcana")  # type: ignore[operator]
+    menu = roll_menu(window.ctx, "skill:athletics", window)  # type: ignore[attr-defined]
+    sub = next(a.menu() for a in menu.actions() if a.text() == "Roll with another ability")
+    names = [a.text() for a in sub.actions()]
+    assert "Constitution" in names and "Strength" not in names  # not its own ability
+    next(a for a in sub.actions() if a.text() == "Constitution").trigger()
+
+    panel = window.roll_panel  # type: ignore[attr-defined]
+    assert panel.title.text() == "Constitution (Athletics)"
+    assert log_records(window.document.character.roll_log)[-1].label == (  # type: ignore[attr-defined]
+        "Constitution (Athletics)")
+    before = panel.total.text()
+    type_into(qtbot, find(window, QSpinBox, "Constitution score"), "20")  # type: ignore[arg-type]
+    assert panel.total.text() != before  # it stays live like any statistic
+    assert window.document.derived.statistics["skill:athletics@con"].total == 5  # type: ignore[attr-defined]
