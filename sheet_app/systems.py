@@ -166,3 +166,18 @@ def skill_label(key: str) -> str:
     small = {"of", "and"}
     words = key.split("_")
     return " ".join(w if (i and w in small) else w.capitalize() for i, w in enumerate(words))
+
+TYPICAL_DCS: Final[dict[str, tuple[tuple[str, int], ...]]] = {
+    # Runarcana seed, "Typical Difficulty Classes".
+    "runarcana": (("Very easy", 5), ("Easy", 10), ("Medium", 15), ("Hard", 20),
+                  ("Very hard", 25), ("Nearly impossible", 30)),
+    # PF2e simple DCs by the proficiency rank a task calls for (Player Core, not in the seed).
+    "pf2e": (("Untrained", 10), ("Trained", 15), ("Expert", 20), ("Master", 30),
+             ("Legendary", 40)),
+    # d20 SRD difficulty class examples (not in the seed); its "very easy (0)" is left out,
+    # as a DC of 0 means "no DC" on the roll panel.
+    "d20srd": (("Easy", 5), ("Average", 10), ("Tough", 15),
+               ("Challenging", 20), ("Formidable", 25), ("Heroic", 30),
+               ("Nearly impossible", 40)),
+}
+"""Named DCs a GM commonly calls for, per system, for the roll panel's DC presets."""

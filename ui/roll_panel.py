@@ -25,10 +25,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QPushButton,
     QSpinBox,
     QSplitter,
     QTableView,
+    QToolButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -46,6 +48,7 @@ from sheet_app.rolls import (
     statistic_mode,
     statistic_odds,
 )
+from sheet_app.systems import TYPICAL_DCS
 from ui.context import StatSelection
 from ui.document import Change, CharacterDocument
 from ui.format import (
@@ -422,8 +425,17 @@ class RollPanel(QWidget):
         look(self.odds, "odds")
         self.odds.setWordWrap(True)
         self.odds.setAccessibleName("Odds")
+        self.dc_presets = QToolButton()
+        self.dc_presets.setText("Typical")
+        self.dc_presets.setAutoRaise(True)
+        self.dc_presets.setAccessibleName("Typical DCs")
+        self.dc_presets.setToolTip("Typical DCs of this system")
+        self.dc_presets.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.dc_presets.setMenu(QMenu(self.dc_presets))
+        self.dc_presets.menu().aboutToShow.connect(self._fill_dc_presets)
         dc_row.addWidget(dc_label)
         dc_row.addWidget(self.dc)
+        dc_row.addWidget(self.dc_presets)
         dc_row.addWidget(self.odds, 1)
 
         buttons = QHBoxLayout()
@@ -518,6 +530,13 @@ class RollPanel(QWidget):
             box.addWidget(button)
             self.buttons[mode] = button
         self._show_odds()
+
+    def _fill_dc_presets(self) -> None:
+        menu = self.dc_presets.menu()
+        menu.clear()
+        for name, dc in TYPICAL_DCS[self.document.system]:
+            action = menu.addAction(f"{name}  {dc}")
+            action.triggered.connect(lambda _=False, v=dc: self.dc.setValue(v))
 
     def show_statistic(self, stat_id: str) -> None:
         self.stat_id = stat_id

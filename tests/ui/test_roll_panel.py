@@ -185,3 +185,15 @@ def test_runarcana_skill_rolled_with_another_ability(qtbot: QtBot, make_window: 
     type_into(qtbot, find(window, QSpinBox, "Constitution score"), "20")  # type: ignore[arg-type]
     assert panel.total.text() != before  # it stays live like any statistic
     assert window.document.derived.statistics["skill:athletics@con"].total == 5  # type: ignore[attr-defined]
+
+
+def test_typical_dcs_of_the_system_fill_the_dc(make_window: object) -> None:
+    window = make_window("runarcana")  # type: ignore[operator]
+    panel = window.roll_panel  # type: ignore[attr-defined]
+    menu = panel.dc_presets.menu()
+    menu.aboutToShow.emit()
+    texts = [a.text() for a in menu.actions()]
+    assert texts[0] == "Very easy  5" and texts[-1] == "Nearly impossible  30"
+    next(a for a in menu.actions() if a.text().startswith("Hard")).trigger()
+    assert panel.dc.value() == 20
+    assert "%" in panel.odds.text()
