@@ -87,6 +87,7 @@ class Statistic:
             "total": self.total,
             "roll_mode": self.roll_mode,
             "modifiers": [line.to_json() for line in self.modifiers],
+            "dc": self.dc,
         }
 
 

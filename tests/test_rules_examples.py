@@ -565,3 +565,11 @@ def test_runarcana_skill_with_another_ability() -> None:
     assert "skill:athletics@con" not in derive(character).statistics
     unknown = derive(character, variants=["skill:athletics@foo"])
     assert "skill:athletics@foo" not in unknown.statistics
+
+
+def test_export_gives_each_statistic_its_dc() -> None:
+    """pf2e: any check's DC is 10 + its modifier; AC is itself a DC."""
+    data = derive(make("pf2e", abilities={"dex": 2}, skills={"stealth": "trained"})).to_json()
+    stealth = data["statistics"]["skill:stealth"]
+    assert stealth["dc"] == 10 + stealth["total"]
+    assert data["statistics"]["ac"]["dc"] == data["statistics"]["ac"]["total"]
