@@ -34,7 +34,8 @@ class Contribution:
 
     ``source`` is the effect's name (two effects with one name are the same source); built-in
     contributions (ability, proficiency, armor) have ``None`` and never compete by source.
-    ``order`` keeps the display order stable: built-ins first, then effects as listed.
+    ``order`` numbers an effect's modifiers in file order (it identifies them when
+    statistics gather and share them); the sheet's own contributions leave it at 0.
     """
 
     label: str

@@ -245,7 +245,7 @@ def _armor_classes(
         bonus = value + total_of(applied)
         if bonus:
             detail = "".join(f", {signed(line.value)} {line.label}" for line in applied)
-            components.append(Contribution(f"{label} ({value}{detail})", kind, bonus, None, 100))
+            components.append(Contribution(f"{label} ({value}{detail})", kind, bonus))
     dex_line = (Contribution(f"Dexterity (capped at +{dex_cap})", "ability", dex_cap)
                 if dex_cap is not None and dex > dex_cap else Contribution("Dexterity", "ability",
                                                                            dex))

@@ -84,7 +84,7 @@ def derive(character: Pf2eCharacter) -> Derived:
     builder = StatisticBuilder("pf2e", effects, stack_pf2e)
     build = builder.build
     encumbered = carry.state in ("encumbered", "over_capacity")
-    clumsy = Contribution("Clumsy 1 (encumbered)", "status", -1, "Encumbered", 999)
+    clumsy = Contribution("Clumsy 1 (encumbered)", "status", -1, "Encumbered")
     armor = character.armor
 
     def attr(abbr: str) -> Contribution:
@@ -170,7 +170,7 @@ def _armor_class(
         parts.append(Contribution("Dexterity", "ability", dex))
     parts.append(proficiency(armor.rank, character.level))
     if armor.item_bonus:
-        parts.append(Contribution(name, "item", armor.item_bonus, name, 500))
+        parts.append(Contribution(name, "item", armor.item_bonus, name))
     if encumbered:
         parts.append(clumsy)
     return builder.build("ac", "Armor Class", ("ac",), parts, base=10, rollable=False)
