@@ -327,20 +327,28 @@ class MainWindow(QMainWindow):
     def open_file(self, path: str | Path | None = None) -> bool:
         if not self.maybe_save():
             return False
-        if path is None:
-            chosen, _ = QFileDialog.getOpenFileName(self, "Open character", self._start_dir(),
-                                                    FILE_FILTER)
-            if not chosen:
-                return False
-            path = chosen
-        character = self._load(Path(path), "Could not open")
-        if character is None:
+        loaded = self._choose_and_load(path, "Open character", "Could not open")
+        if loaded is None:
             return False
-        self.document.load(character, Path(path))
-        self._remember(Path(path))
-        self.settings.setValue("lastDir", str(Path(path).parent))
-        self.statusBar().showMessage(f"Opened {Path(path).name}", 5000)
+        file, character = loaded
+        self.document.load(character, file)
+        self._remember(file)
+        self.settings.setValue("lastDir", str(file.parent))
+        self.statusBar().showMessage(f"Opened {file.name}", 5000)
+        self.offer_recovery()
         return True
+
+    def _choose_and_load(
+        self, path: str | Path | None, title: str, verb: str
+    ) -> tuple[Path, AnyCharacter] | None:
+        """Ask for a file unless given one, then read it; problems are shown, not raised."""
+        if path is None:
+            chosen, _ = QFileDialog.getOpenFileName(self, title, self._start_dir(), FILE_FILTER)
+            if not chosen:
+                return None
+            path = chosen
+        character = self._load(Path(path), verb)
+        return None if character is None else (Path(path), character)
 
     def _load(self, path: Path, verb: str) -> AnyCharacter | None:
         try:
@@ -415,17 +423,12 @@ class MainWindow(QMainWindow):
 
     def import_json(self, path: str | Path | None = None) -> bool:
         """Replace this sheet's character with a file's, as one undoable edit."""
-        if path is None:
-            chosen, _ = QFileDialog.getOpenFileName(self, "Import character JSON",
-                                                    self._start_dir(), FILE_FILTER)
-            if not chosen:
-                return False
-            path = chosen
-        character = self._load(Path(path), "Could not import")
-        if character is None:
+        loaded = self._choose_and_load(path, "Import character JSON", "Could not import")
+        if loaded is None:
             return False
-        self.document.replace(character, f"Import {Path(path).name}")
-        self.statusBar().showMessage(f"Imported {Path(path).name} (Ctrl+Z undoes it)", 6000)
+        file, character = loaded
+        self.document.replace(character, f"Import {file.name}")
+        self.statusBar().showMessage(f"Imported {file.name} (Ctrl+Z undoes it)", 6000)
         return True
 
     # --- closing -------------------------------------------------------------------------

@@ -104,3 +104,20 @@ def test_a_stale_or_broken_copy_is_never_offered(tmp_path: Path) -> None:
     os.utime(copy, (1, 1))  # saved since the copy was made
     assert find_recovery(tmp_path, path) is None
     assert not copy.exists()
+
+
+def test_opening_a_file_from_the_menu_offers_its_recovery(
+    qtbot: QtBot, make_window: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "valeros.json"
+    save_character(sample_character("pf2e"), path)
+    first = make_window(sample_character("pf2e"), path)  # type: ignore[operator]
+    type_into(qtbot, find(first, QSpinBox, "Dexterity modifier"), "5")
+    first.autosaver.write_now()
+    os.utime(path, (1, 1))
+
+    asked = answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    window = make_window("runarcana")  # type: ignore[operator]
+    assert window.open_file(path)
+    assert asked == ["Recover unsaved changes"]
+    assert window.document.character.abilities.dex == 5
