@@ -60,21 +60,24 @@ from ui.format import (
     stat_text,
     words,
 )
-from ui.tables import FlatTableModel, Index
+from ui.tables import (
+    ACCESSIBLE,
+    ALIGNMENT,
+    BACKGROUND,
+    DISPLAY,
+    FONT,
+    FOREGROUND,
+    NUMBER_ALIGNMENT,
+    TOOLTIP,
+    FlatTableModel,
+    Index,
+)
 from ui.theme import look
 from ui.widgets import icon, mode_label
 
 """The invisible root index, as a default argument."""
 
-# looked up once: data() runs for every visible cell and role on each paint
-DISPLAY = Qt.ItemDataRole.DisplayRole
-TOOLTIP = Qt.ItemDataRole.ToolTipRole
-FONT = Qt.ItemDataRole.FontRole
-FOREGROUND = Qt.ItemDataRole.ForegroundRole
-BACKGROUND = Qt.ItemDataRole.BackgroundRole
-ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
-ACCESSIBLE = Qt.ItemDataRole.AccessibleTextRole
-VALUE_ALIGNMENT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+VALUE_ALIGNMENT = NUMBER_ALIGNMENT
 VERDICT_ALIGNMENT = int(Qt.AlignmentFlag.AlignCenter)
 PENALTY_QCOLOR = QColor(PENALTY_COLOR)
 SUPPRESSED_QCOLOR = QColor(SUPPRESSED_COLOR)

@@ -10,6 +10,17 @@ Index = QModelIndex | QPersistentModelIndex
 ROOT = QModelIndex()
 """The invisible root index, as a default argument."""
 
+# looked up once: data() runs for every visible cell and role on each paint
+DISPLAY = Qt.ItemDataRole.DisplayRole
+EDIT = Qt.ItemDataRole.EditRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+FONT = Qt.ItemDataRole.FontRole
+FOREGROUND = Qt.ItemDataRole.ForegroundRole
+BACKGROUND = Qt.ItemDataRole.BackgroundRole
+ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
+ACCESSIBLE = Qt.ItemDataRole.AccessibleTextRole
+NUMBER_ALIGNMENT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
 
 class FlatTableModel(QAbstractTableModel):
     """A read-mostly table: subclasses name their ``headers`` and say how many rows they show."""

@@ -11,7 +11,7 @@ Sacred and profane bonuses: the player's choice, else the side with the larger s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sheet_app.derived import (
     Carrying,
@@ -84,7 +84,7 @@ def carrying(character: D20Character, strength: int) -> Carrying:
     return Carrying("lb", heavy, push, carried, "unencumbered", 0, light, medium)
 
 
-def sacred_profane_side(character: D20Character, effects: EffectIndex) -> tuple[str | None, str]:
+def sacred_profane_side(character: D20Character) -> tuple[str | None, str]:
     """Which side loses, and why. Only matters when the character has bonuses of both."""
     best = {"sacred": 0, "profane": 0}
     for effect in character.effects:
@@ -108,7 +108,7 @@ def sacred_profane_side(character: D20Character, effects: EffectIndex) -> tuple[
 
 def derive(character: D20Character) -> Derived:
     effects = EffectIndex(character)
-    loser, loser_reason = sacred_profane_side(character, effects)
+    loser, loser_reason = sacred_profane_side(character)
     has_int = character.abilities.int not in (None, 0)
     base_ctx = D20Context(losing_side=loser, losing_reason=loser_reason, has_intelligence=has_int)
     no_competence = D20Context(
@@ -117,7 +117,7 @@ def derive(character: D20Character) -> Derived:
         competence_reason="competence modifiers don't apply to ability checks or initiative",
     )
 
-    def stacker_for(ctx: D20Context):  # type: ignore[no-untyped-def]
+    def stacker_for(ctx: D20Context) -> Stacker:
         return lambda items: stack_d20(items, ctx)
 
     stack = stacker_for(base_ctx)
@@ -266,9 +266,8 @@ def _armor_classes(
 
 def _variant(
     builder: StatisticBuilder, stat_id: str, label: str, parts: list[Contribution],
-    component_lines: list[ModifierLine], drops: object, why: str,
+    component_lines: list[ModifierLine], drops: Callable[[Contribution], bool], why: str,
 ) -> Statistic:
-    assert callable(drops)
     keys = ("ac", stat_id)
     candidates = [*parts, *builder.effects.contributions(keys)]
     kept = [c for c in candidates if not drops(c)]

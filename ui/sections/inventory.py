@@ -23,7 +23,15 @@ from sheet_app.model import Item, Pf2eItem
 from ui.context import SheetContext
 from ui.format import breakdown_html, number, words
 from ui.sections.tables import ListTableModel
-from ui.tables import Index
+from ui.tables import (
+    ALIGNMENT,
+    DISPLAY,
+    EDIT,
+    FOREGROUND,
+    NUMBER_ALIGNMENT,
+    TOOLTIP,
+    Index,
+)
 from ui.theme import look
 from ui.widgets import BoundCheckBox, DerivedLabel
 
@@ -35,13 +43,6 @@ STATE_COLORS = {
 }
 
 
-# looked up once: data() runs for every visible cell and role on each paint
-DISPLAY = Qt.ItemDataRole.DisplayRole
-EDIT = Qt.ItemDataRole.EditRole
-TOOLTIP = Qt.ItemDataRole.ToolTipRole
-FOREGROUND = Qt.ItemDataRole.ForegroundRole
-ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
-NUMBER_ALIGNMENT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 TOTAL_COLOR = QColor("#6b6f76")
 
 
