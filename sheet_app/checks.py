@@ -1,15 +1,14 @@
 """The rules of a d20 check once the modifier is known: roll modes, outcomes, contests, odds.
 
 Pure functions over plain numbers, so the roll panel, the command line and the tests share one
-implementation. Everything per system follows RULES.md:
+implementation. What differs per system comes from its `Facts` (in the registry):
 
-* runarcana: advantage/disadvantage; any of each together cancel, whatever the counts.
-* pf2e: fortune/misfortune; at most one of each acts, and one of each cancels.
-* d20srd: no roll modes at all.
-* Success is ``total >= dc`` everywhere. pf2e adds the four degrees of success and the natural
-  20/1 step. RULES.md states "total >= DC succeeds" for runarcana and d20srd without exception,
-  so their natural 20s and 1s change nothing here: the automatic hit/miss of attack rolls (and
-  3.5's automatic save results) is left to the GM.
+* a favourable and an unfavourable mode (advantage/disadvantage, fortune/misfortune) or none;
+  any favourable together with any unfavourable cancel to a normal roll, whatever the counts,
+  and several of one kind still add one die;
+* pass/fail (``total >= dc``) or the four degrees of success with the natural 20/1 step.
+  Pass/fail systems read "total >= DC succeeds" without exception, so their natural 20s and 1s
+  change nothing here: the automatic hit/miss of attack rolls is left to the GM.
 """
 
 from __future__ import annotations
@@ -20,16 +19,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
-from sheet_app.derived import ModeSource, RollMode
+from sheet_app.derived import ModeSource, Outcome, RollMode
+
+if TYPE_CHECKING:
+    from sheet_app.registry import Facts
 
 __all__ = [
     "D20_FACES",
     "DEGREES",
-    "OUTCOMES_BY_SYSTEM",
     "ROLL_MODES",
-    "SYSTEMS",
     "CheckOdds",
     "ContestResult",
     "GroupCheckResult",
@@ -51,31 +51,24 @@ __all__ = [
     "resolve_mode",
 ]
 
-System = Literal["pf2e", "runarcana", "d20srd"]
-Outcome = Literal["critical_success", "success", "failure", "critical_failure"]
-
-SYSTEMS: tuple[System, ...] = get_args(System)
 ROLL_MODES: tuple[RollMode, ...] = get_args(RollMode)
 D20_FACES = range(1, 21)
 
 DEGREES: tuple[Outcome, ...] = ("critical_failure", "failure", "success", "critical_success")
-"""pf2e's degrees, worst first, so a natural 20/1 is one step along this tuple."""
+"""Four degrees of success, worst first, so a natural 20/1 is one step along this tuple."""
+PASS_FAIL: tuple[Outcome, ...] = ("success", "failure")
+FOUR_DEGREES: tuple[Outcome, ...] = DEGREES[::-1]
 
-OUTCOMES_BY_SYSTEM: Mapping[str, tuple[Outcome, ...]] = MappingProxyType(
-    {
-        "pf2e": ("critical_success", "success", "failure", "critical_failure"),
-        "runarcana": ("success", "failure"),
-        "d20srd": ("success", "failure"),
-    }
-)
-"""The outcomes each system can produce, best first (the order the odds are shown in)."""
 
-_FAVOURABLE: Mapping[str, RollMode] = MappingProxyType(
-    {"pf2e": "fortune", "runarcana": "advantage"}
-)
-_UNFAVOURABLE: Mapping[str, RollMode] = MappingProxyType(
-    {"pf2e": "misfortune", "runarcana": "disadvantage"}
-)
+def _facts(system: str) -> Facts:
+    """The roll facts of ``system`` (favourable/unfavourable modes, degrees), from the
+    registry; an unknown id is a `ValueError` naming the known ones."""
+    from sheet_app import registry
+
+    try:
+        return registry.get(system).facts
+    except registry.UnknownSystem as exc:
+        raise ValueError(str(exc)) from None
 
 
 class ModeError(ValueError):
@@ -84,10 +77,7 @@ class ModeError(ValueError):
 
 def modes_for(system: str) -> tuple[RollMode, ...]:
     """The modes a player may ask for in ``system``, ``normal`` first (for the roll buttons)."""
-    _check_system(system)
-    if system not in _FAVOURABLE:
-        return ("normal",)
-    return ("normal", _FAVOURABLE[system], _UNFAVOURABLE[system])
+    return ("normal", *_facts(system).roll_modes)
 
 
 # --- roll modes ----------------------------------------------------------------------------
@@ -136,33 +126,34 @@ def resolve_mode(
     the player asks for nothing, so the sheet's own modes still apply. Raises `ModeError` for a
     mode the system does not have, from the player or from the sheet.
     """
-    _check_system(system)
+    facts = _facts(system)
     _check_mode(requested)
     everything = list(sources)
     if requested != "normal":
         everything.append(ModeSource(requested, REQUESTED))
     asked = tuple(s for s in everything if s.mode != "normal")
     for source in asked:
-        if source.mode not in (_FAVOURABLE.get(system), _UNFAVOURABLE.get(system)):
-            raise ModeError(_foreign_mode_message(system, source))
-    favourable = any(s.mode == _FAVOURABLE.get(system) for s in asked)
-    unfavourable = any(s.mode == _UNFAVOURABLE.get(system) for s in asked)
-    if favourable and not unfavourable:
-        mode = _FAVOURABLE[system]
-    elif unfavourable and not favourable:
-        mode = _UNFAVOURABLE[system]
+        if source.mode not in facts.roll_modes:
+            raise ModeError(_foreign_mode_message(system, facts, source))
+    favourable = any(s.mode == facts.favourable for s in asked)
+    unfavourable = any(s.mode == facts.unfavourable for s in asked)
+    mode: RollMode
+    if favourable and not unfavourable and facts.favourable is not None:
+        mode = facts.favourable
+    elif unfavourable and not favourable and facts.unfavourable is not None:
+        mode = facts.unfavourable
     else:
         mode = "normal"
     return ResolvedMode(mode, asked)
 
 
-def _foreign_mode_message(system: str, source: ModeSource) -> str:
+def _foreign_mode_message(system: str, facts: Facts, source: ModeSource) -> str:
     who = "" if source.label == REQUESTED else f" (asked by {source.label})"
-    if system not in _FAVOURABLE:
+    if not facts.roll_modes:
         return f"{system} has no roll modes: {source.mode}{who} cannot apply; roll normally"
     return (
-        f"{system} has no {source.mode}{who}; its modes are {_FAVOURABLE[system]} "
-        f"(roll twice, keep the higher) and {_UNFAVOURABLE[system]} (keep the lower)"
+        f"{system} has no {source.mode}{who}; its modes are {facts.favourable} "
+        f"(roll twice, keep the higher) and {facts.unfavourable} (keep the lower)"
     )
 
 
@@ -170,7 +161,7 @@ def _foreign_mode_message(system: str, source: ModeSource) -> str:
 
 
 def pass_fail(total: int, dc: int) -> Outcome:
-    """The shared rule of all three systems: meeting the DC succeeds."""
+    """The shared rule of every system: meeting the DC succeeds."""
     return "success" if total >= dc else "failure"
 
 
@@ -194,8 +185,7 @@ def degree_of_success(total: int, dc: int, natural: int) -> Outcome:
 
 def check_outcome(system: str, total: int, dc: int, natural: int) -> Outcome:
     """The outcome of a check in ``system``; ``natural`` is the kept d20."""
-    _check_system(system)
-    if system == "pf2e":
+    if _facts(system).four_degrees:
         return degree_of_success(total, dc, natural)
     _check_natural(natural)
     return pass_fail(total, dc)
@@ -203,8 +193,7 @@ def check_outcome(system: str, total: int, dc: int, natural: int) -> Outcome:
 
 def outcomes_for(system: str) -> tuple[Outcome, ...]:
     """The outcomes ``system`` can produce, best first (the order to show odds in)."""
-    _check_system(system)
-    return OUTCOMES_BY_SYSTEM[system]
+    return FOUR_DEGREES if _facts(system).four_degrees else PASS_FAIL
 
 
 def is_success(outcome: Outcome) -> bool:
@@ -302,8 +291,7 @@ def check_odds(system: str, modifier: int, dc: int, mode: RollMode = "normal") -
     ``mode`` is the mode actually rolled (see `resolve_mode`); the result comes from
     enumerating every d20 face, never from sampling, so "62%" is the true figure.
     """
-    _check_system(system)
-    probabilities = dict.fromkeys(OUTCOMES_BY_SYSTEM[system], Fraction(0))
+    probabilities = dict.fromkeys(outcomes_for(system), Fraction(0))
     for face, chance in natural_distribution(mode).items():
         probabilities[check_outcome(system, face + modifier, dc, face)] += chance
     return CheckOdds(system, modifier, dc, mode, MappingProxyType(probabilities))
@@ -326,11 +314,6 @@ def format_chance(chance: Fraction) -> str:
     if percent > 99:
         return ">99%"
     return f"{percent}%"
-
-
-def _check_system(system: str) -> None:
-    if system not in SYSTEMS:
-        raise ValueError(f"unknown system {system!r}; expected one of {', '.join(SYSTEMS)}")
 
 
 def _check_mode(mode: str) -> None:

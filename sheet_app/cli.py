@@ -1,4 +1,4 @@
-"""The headless ``sheet-app`` subcommands: new, validate, export, roll, schema.
+"""The headless ``sheet-app`` subcommands: new, validate, export, roll, schema, conditions.
 
 Imports no Qt, so these start fast; ``ui.main`` hands them here before touching Qt. Errors are
 one clear message each and exit status 2, never a traceback, and no file is changed.
@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from sheet_app import cli_roll, registry
 from sheet_app.io import (
     LoadError,
     character_json,
@@ -20,10 +21,9 @@ from sheet_app.io import (
     load_character,
     write_text_atomic,
 )
-from sheet_app.model import json_schema, new_character
-from sheet_app.systems import SYSTEMS
+from sheet_app.schema import json_schema
+from sheet_app.validation import key_warnings
 
-HEADLESS_COMMANDS = frozenset({"new", "validate", "export", "roll", "schema"})
 EXIT_USAGE = 2
 
 
@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p_new = sub.add_parser("new", help="write a blank valid character")
-    p_new.add_argument("--system", required=True, choices=SYSTEMS)
+    p_new.add_argument("--system", required=True, choices=registry.known_ids())
     p_new.add_argument("--name", default="")
     p_new.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     p_new.add_argument("--force", action="store_true", help="overwrite an existing FILE")
@@ -57,12 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("schema", help="print the JSON Schema of the file format")
 
-    try:
-        from sheet_app import cli_roll
-    except ImportError:  # the dice layer is optional while it is being built
-        pass
-    else:
-        cli_roll.add_parser(sub)  # type: ignore[arg-type]
+    p_cond = sub.add_parser("conditions", help="print a system's conditions as JSON")
+    p_cond.add_argument("--system", required=True, choices=registry.known_ids())
+
+    cli_roll.add_parser(sub)  # type: ignore[arg-type]
     return parser
 
 
@@ -72,7 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "new":
             return _new(args)
         if args.command == "validate":
-            load_character(args.file)
+            character = load_character(args.file)
+            for path, message in key_warnings(character):
+                print(f"warning: {path}: {message}", file=sys.stderr)
             print(f"{args.file}: valid")
             return 0
         if args.command == "export":
@@ -81,9 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "schema":
             print(json.dumps(json_schema(), indent=2))
             return 0
+        if args.command == "conditions":
+            facts = registry.get(args.system).facts
+            print(json.dumps([c.to_json() for c in facts.conditions.values()], indent=2,
+                             ensure_ascii=False))
+            return 0
         if args.command == "roll":
-            from sheet_app import cli_roll
-
             return cli_roll.run(args)
     except LoadError as exc:
         for problem in exc.problems:
@@ -97,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    text = dumps(new_character(args.system, args.name).dump())
+    text = dumps(registry.get(args.system).new_character(args.name).dump())
     if args.output and Path(args.output).exists() and not args.force:
         print(f"sheet-app: {args.output} exists; use --force to overwrite", file=sys.stderr)
         return EXIT_USAGE

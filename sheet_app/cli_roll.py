@@ -106,6 +106,11 @@ def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:
     suggestions = [i for i in ids if i.rsplit(":", 1)[-1] == key]
     suggestions += [i for i in difflib.get_close_matches(key, ids, n=3) if i not in suggestions]
     message = f"{file} has no statistic {wanted!r}"
+    from sheet_app import registry
+
+    hint = registry.get(derived.system).suggest(key)
+    if hint:
+        raise _Failure(f"{message}: {hint}")
     if suggestions:
         raise _Failure(f"{message}; did you mean {' or '.join(suggestions)}?")
     rollable = [i for i in ids if derived.statistics[i].rollable]

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 RollMode = Literal["normal", "advantage", "disadvantage", "fortune", "misfortune"]
+Outcome = Literal["critical_success", "success", "failure", "critical_failure"]
 CarryState = Literal["unencumbered", "encumbered", "heavily_encumbered", "over_capacity"]
 
 

@@ -17,17 +17,24 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sheet_app.model import CHARACTER_ADAPTER, FORMAT, FORMAT_VERSION, AnyCharacter
-from sheet_app.systems import SYSTEMS
-from sheet_app.validation import semantic_problems
+from sheet_app import registry
+from sheet_app.model import FORMAT, FORMAT_VERSION, CharacterBase, Problems
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 64
 
 Problem = tuple[str, str]
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
-"""``MIGRATIONS[n]`` turns a version-n document into version n+1 (none yet: v1 is current)."""
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 only adds keys (weapons, spellcasting, resources, conditions, dice values);
+    what a system changed (d20srd's armor and shield rows) is its own step."""
+    return {**registry.get(data["system"]).migrate(data, 1), "version": 2}
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+"""``MIGRATIONS[n]`` turns a version-n document into version n+1."""
 
 
 class LoadError(Exception):
@@ -44,7 +51,7 @@ def format_problem(problem: Problem) -> str:
     return f"{path}: {message}" if path else message
 
 
-def load_character(path: str | os.PathLike[str]) -> AnyCharacter:
+def load_character(path: str | os.PathLike[str]) -> CharacterBase:
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -67,7 +74,7 @@ def load_character(path: str | os.PathLike[str]) -> AnyCharacter:
     return parse_character(raw, str(p))
 
 
-def parse_character(raw: bytes | str, source: str = "") -> AnyCharacter:
+def parse_character(raw: bytes | str, source: str = "") -> CharacterBase:
     return character_from_data(parse_json(raw, source), source)
 
 
@@ -125,7 +132,7 @@ def _nesting_problem(text: str) -> str | None:
     return None
 
 
-def character_from_data(data: Any, source: str = "") -> AnyCharacter:
+def character_from_data(data: Any, source: str = "") -> CharacterBase:
     if not isinstance(data, dict):
         where = f"{source}: " if source else ""
         raise LoadError([("", f"{where}expected a JSON object, got {_json_kind(data)}")], source)
@@ -133,41 +140,51 @@ def character_from_data(data: Any, source: str = "") -> AnyCharacter:
     if problems:
         raise LoadError(problems, source)
     data = migrate({k: v for k, v in data.items() if k != "derived"})  # exports carry it
+    model = registry.get(data["system"]).model
     try:
         # strict: JSON types must match (no true → 1, "3" → 3, "no" → False); a file names
         # fields only by their keys ("class"), so a "class_" key is an unknown key, kept as is
-        character = CHARACTER_ADAPTER.validate_python(
-            data, strict=True, by_alias=True, by_name=False
-        )
+        return model.model_validate(data, strict=True, by_alias=True, by_name=False)
     except ValidationError as exc:
-        raise LoadError(_pydantic_problems(exc), source) from None
-    semantic = semantic_problems(character)
-    if semantic:
-        raise LoadError(semantic, source)
-    return character
+        raise LoadError(pydantic_problems(exc), source) from None
 
 
 def _text_problems(data: dict[str, Any]) -> list[Problem]:
     """Strings (and keys) that can't be written back as UTF-8: JSON's ``\\udc80`` escapes
     decode to lone surrogates, which would load fine and then fail on every save or export."""
     problems: list[Problem] = []
-    stack: list[tuple[tuple[str, ...], Any]] = [((), data)]
-    while stack:  # iterative: data handed in by a caller has no depth limit
-        path, value = stack.pop()
+    # Iterative (data handed in by a caller has no depth limit), and each path is a link to
+    # its parent, spelled out only for a problem: copying paths would be quadratic in depth.
+    stack: list[tuple[_Link | None, Any]] = [(None, data)]
+    while stack:
+        link, value = stack.pop()
         if isinstance(value, dict):
             for key, item in value.items():
-                child = (*path, str(key))
+                child = (link, str(key))
                 if isinstance(key, str) and not _encodable(key):
-                    problems.append((_dotted(child), "key is not valid Unicode text "
-                                                      "(an unpaired surrogate escape)"))
+                    problems.append((_dotted(_spell(child)), "key is not valid Unicode text "
+                                                             "(an unpaired surrogate escape)"))
                 stack.append((child, item))
         elif isinstance(value, list):
-            stack.extend(((*path, str(i)), item) for i, item in enumerate(value))
+            stack.extend(((link, str(i)), item) for i, item in enumerate(value))
         elif isinstance(value, str) and not _encodable(value):
             problems.append(
-                (_dotted(path), "not valid Unicode text (an unpaired surrogate escape)")
+                (_dotted(_spell(link)), "not valid Unicode text (an unpaired surrogate escape)")
             )
     return sorted(problems)
+
+
+_Link = tuple[Any, str]
+"""(parent link or None, key): a path built in constant time per step."""
+
+
+def _spell(link: _Link | None) -> list[str]:
+    parts: list[str] = []
+    while link is not None:
+        link, key = link
+        parts.append(key)
+    parts.reverse()
+    return parts
 
 
 def _encodable(text: str) -> bool:
@@ -203,10 +220,9 @@ def _header_problems(data: dict[str, Any]) -> list[Problem]:
     elif version < 1:
         problems.append(("version", f"unknown format version {version}"))
     system = data.get("system")
-    if system not in SYSTEMS:
-        problems.append(
-            ("system", f"unknown system {_short(system)} (expected one of {', '.join(SYSTEMS)})")
-        )
+    if not registry.is_known(system):
+        known = ", ".join(registry.known_ids())
+        problems.append(("system", f"unknown system {_short(system)} (expected one of {known})"))
     return problems
 
 
@@ -218,12 +234,16 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _pydantic_problems(exc: ValidationError) -> list[Problem]:
+def pydantic_problems(exc: ValidationError) -> list[Problem]:
+    """Each error as ``(path, message)``; a system's whole-sheet checks (`Problems`) come
+    out as the separate problems they are, each with its own path."""
     problems: list[Problem] = []
     for err in exc.errors(include_url=False):
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, Problems):
+            problems.extend(cause.problems)
+            continue
         loc = [str(part) for part in err["loc"]]
-        if loc and loc[0] in SYSTEMS:
-            loc = loc[1:]  # the discriminated union's tag is not part of the file's path
         message = err["msg"]
         if message.startswith("Value error, "):
             message = message[len("Value error, "):]
@@ -252,13 +272,11 @@ def _json_kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def character_json(character: AnyCharacter, *, derived: bool = False) -> dict[str, Any]:
+def character_json(character: CharacterBase, *, derived: bool = False) -> dict[str, Any]:
     """The normalised document; with ``derived`` the ``derived`` block of CONTRACT.md."""
     data = character.dump()
     if derived:
-        from sheet_app.rules import derive
-
-        data["derived"] = derive(character).to_json()
+        data["derived"] = registry.get(character.system).derive(character).to_json()
     return data
 
 
@@ -266,7 +284,7 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def save_character(character: AnyCharacter, path: str | os.PathLike[str]) -> None:
+def save_character(character: CharacterBase, path: str | os.PathLike[str]) -> None:
     write_text_atomic(Path(path), dumps(character_json(character)))
 
 

@@ -1,7 +1,12 @@
-"""Pydantic models of the character file, format version 1 (see shared/CONTRACT.md).
+"""The character file's shared models, format version 2 (see docs/format.md).
 
-One model per system, chosen by the ``system`` key. Every model keeps unknown keys
-(``extra="allow"``) so a file written by a newer app survives a load and save here.
+Every system's model (in its package under ``sheet_app.systems``) derives from
+`CharacterBase`. Every model keeps unknown keys (``extra="allow"``) so a file written by a
+newer app survives a load and save here. Field docstrings are the schema's descriptions.
+
+Checks that need the whole character (a modifier type the system lacks, a skill it doesn't
+have) are a model validator on `CharacterBase`, asked of the character's system, so they run
+on every validation: a loaded file and every edit alike.
 """
 
 from __future__ import annotations
@@ -13,72 +18,91 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    TypeAdapter,
     field_validator,
     model_validator,
 )
 
-from sheet_app.rolls import RollRecord
-from sheet_app.systems import (
-    ABILITIES,
-    D20_SAVES,
-    D20_SIZES,
-    D20_SKILLS,
-    PF2E_SAVES,
-    PF2E_SIZES,
-    PF2E_SKILLS,
-    RUNARCANA_SIZES,
-    RUNARCANA_SKILLS,
-)
+from sheet_app.records import RollRecord
 
 FORMAT: Final = "sheet-app/character"
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 
-_TARGET_RE = re.compile(
-    r"^(check|ability|skill|save|attack|ac|perception|initiative|speed"
-    r"|(ability|save|uses|score):(str|dex|con|int|wis|cha)"
-    r"|skill:[a-z_]+|save:(fortitude|reflex|will)|attack:(melee|ranged)"
+_ABBR = r"(str|dex|con|int|wis|cha)"
+_KEY = r"[a-z0-9_]+"
+TARGET_RE: Final = re.compile(
+    r"^(check|ability|skill|save|attack|ac|perception|initiative|speed|damage"
+    r"|spell_attack|spell_dc|class_dc"
+    rf"|(ability|save|uses|score):{_ABBR}"
+    rf"|skill:{_KEY}|save:{_KEY}|attack:{_KEY}|damage:{_KEY}"
+    rf"|spell_attack:{_KEY}|spell_dc:{_KEY}"
     r"|ac:(touch|flat_footed|armor|shield|natural_armor))$"
 )
-
-PF2eRank = Literal["untrained", "trained", "expert", "master", "legendary"]
-RunarcanaRank = Literal["untrained", "proficient", "expertise", "expertise_twice"]
-RunarcanaSaveRank = Literal["untrained", "proficient"]
+DICE_RE: Final = re.compile(r"^[+-]?\d{1,2}d\d{1,3}([+-]\d{1,3})?$")
+"""A dice-valued modifier: ``1d4``, ``-1d6``, ``2d6+1``."""
 
 
-class _Open(BaseModel):
+class Problems(ValueError):
+    """Several ``(path, message)`` problems found at once (a system's whole-sheet checks)."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(f"{p}: {m}" if p else m for p, m in problems))
+
+
+class Open(BaseModel):
     """Base of every model: unknown keys are kept and written back."""
 
-    model_config = ConfigDict(extra="allow", validate_assignment=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="allow", validate_assignment=True, populate_by_name=True,
+        use_attribute_docstrings=True,
+    )
 
 
-class Modifier(_Open):
+class Modifier(Open):
     """A bonus or penalty (``type`` + ``value``) or a roll mode (``mode``), with its targets."""
 
     type: str | None = None
-    value: int | None = Field(default=None, ge=-100, le=100)
+    """The stacking type (a type word of the system, ``untyped`` when it has none)."""
+    value: int | str | None = None
+    """The amount, negative for a penalty; or a dice expression such as ``1d4`` (Bless)."""
     mode: Literal["advantage", "disadvantage", "fortune", "misfortune"] | None = None
+    """Instead of a value: how the targeted checks are rolled."""
     targets: list[str] = Field(default_factory=list, max_length=64)
+    """Statistic ids or groups this modifier reaches (``skill:stealth``, ``save``, ``check``)."""
+
+    @field_validator("value")
+    @classmethod
+    def _value_range(cls, value: int | str | None) -> int | str | None:
+        if isinstance(value, int) and not -100 <= value <= 100:
+            raise ValueError(f"a modifier's value must be between -100 and 100, not {value}")
+        if isinstance(value, str) and not DICE_RE.match(value):
+            raise ValueError(f"{value!r} is not a number or a dice expression like '1d4'")
+        return value
 
     @field_validator("targets")
     @classmethod
     def _known_targets(cls, targets: list[str]) -> list[str]:
         for t in targets:
-            if not _TARGET_RE.match(t):
+            if not TARGET_RE.match(t):
                 raise ValueError(
                     f"unknown target {t!r} (expected a statistic id like 'skill:stealth', a group "
                     "like 'skill' or 'save', 'check', 'uses:str' or 'score:str')"
                 )
         return targets
 
+    @model_validator(mode="before")
+    @classmethod
+    def _untyped_by_default(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("mode") is None and data.get("type") is None \
+                and data.get("value") is not None:
+            return {**data, "type": "untyped"}
+        return data
+
     @model_validator(mode="after")
     def _value_or_mode(self) -> Self:
-        if self.mode is None:
-            if self.value is None:
-                raise ValueError("a modifier needs a 'value' (or a 'mode' instead)")
-            if self.type is None:
-                self.__dict__["type"] = "untyped"
-        elif self.value is not None:
+        if self.mode is None and self.value is None:
+            raise ValueError("a modifier needs a 'value' (or a 'mode' instead)")
+        if self.mode is not None and self.value is not None:
             raise ValueError("a modifier has either a 'mode' or a 'value', not both")
         return self
 
@@ -86,34 +110,62 @@ class Modifier(_Open):
     def is_mode(self) -> bool:
         return self.mode is not None
 
+    @property
+    def is_dice(self) -> bool:
+        return isinstance(self.value, str)
 
-class Effect(_Open):
+
+class Effect(Open):
+    """A spell, item, condition or situation that changes numbers while it is active."""
+
     name: str = Field(default="Effect", max_length=200)
+    """Its source: two effects with one name are the same source and don't stack."""
     active: bool = True
+    """Whether it applies now."""
     modifiers: list[Modifier] = Field(default_factory=list, max_length=50)
+    """What it changes."""
+    condition: str | None = Field(default=None, max_length=40)
+    """A condition of the system (``frightened``); its modifiers come from the system's rules."""
+    value: int | None = Field(default=None, ge=0, le=20)
+    """The condition's value (frightened 2, exhaustion 4)."""
+    until: Literal["next_roll"] | None = None
+    """``next_roll``: switches itself off after the first roll it changes (Guidance)."""
 
 
-class Item(_Open):
+class Item(Open):
+    """Something carried."""
+
     name: str = Field(default="", max_length=200)
+    """What it is."""
     quantity: int = Field(default=1, ge=0, le=1_000_000)
+    """How many."""
     weight: float = Field(default=0.0, ge=0, le=1_000_000, allow_inf_nan=False)
+    """Weight of one, in the system's unit (kg or lb)."""
 
 
-class Pf2eItem(_Open):
-    name: str = Field(default="", max_length=200)
-    quantity: int = Field(default=1, ge=0, le=1_000_000)
-    bulk: Literal["L", "-"] | Annotated[int, Field(ge=0, le=1000)] = 0
+class DeathSaves(Open):
+    """5e-style death saving throws."""
+
+    successes: int = Field(default=0, ge=0, le=3)
+    """Successes so far (3 stabilises)."""
+    failures: int = Field(default=0, ge=0, le=3)
+    """Failures so far (3 is death)."""
 
 
-class DieHitPoints(_Open):
-    """runarcana and d20srd: hit die maximum at level 1, then a roll (or the average) per level."""
+class DieHitPoints(Open):
+    """Hit points from a hit die: its maximum at level 1, then a roll (or the average) per
+    later level."""
 
     hit_die: Literal[4, 6, 8, 10, 12, 20] = 8
+    """The class's hit die (d8 is 8)."""
     level_rolls: list[Annotated[int, Field(ge=1, le=20)]] = Field(
         default_factory=list, max_length=100
     )
+    """The hit die rolled at levels 2, 3, …; missing levels use the average (die/2 + 1)."""
     current: int = Field(default=0, ge=-10_000, le=10_000)
+    """Current hit points."""
     temporary: int = Field(default=0, ge=0, le=10_000)
+    """Temporary hit points, lost first."""
 
     @model_validator(mode="after")
     def _rolls_fit_die(self) -> Self:
@@ -125,79 +177,162 @@ class DieHitPoints(_Open):
         return self
 
 
-class Pf2eHitPoints(_Open):
-    ancestry: int = Field(default=8, ge=0, le=100)
-    class_: int = Field(default=8, ge=0, le=100, alias="class")
-    current: int = Field(default=0, ge=-10_000, le=10_000)
-    temporary: int = Field(default=0, ge=0, le=10_000)
+class Options(Open):
+    """Sheet-wide choices."""
 
-
-class Options(_Open):
     variant_encumbrance: bool = True
+    """5e-style: encumbered and heavily encumbered below capacity (on for new sheets)."""
     sacred_profane: Literal["sacred", "profane"] | None = None
-    """d20srd: which of sacred/profane bonuses the player keeps; ``None`` lets the sheet pick."""
+    """d20srd: which of sacred/profane bonuses the player keeps; ``null`` lets the sheet pick."""
 
 
-class RunarcanaArmor(_Open):
-    name: str = Field(default="", max_length=200)
-    base: int = Field(default=10, ge=0, le=40)
-    dex_cap: int | None = Field(default=None, ge=0, le=20)
-    shield: int = Field(default=0, ge=0, le=20)
+class Critical(Open):
+    """A weapon's critical threat range and multiplier (d20srd)."""
+
+    range: int = Field(default=20, ge=2, le=20)
+    """The lowest natural roll that threatens (19 for 19–20)."""
+    multiplier: int = Field(default=2, ge=2, le=6)
+    """Damage is rolled this many times on a confirmed critical."""
 
 
-class Pf2eArmor(_Open):
-    name: str = Field(default="", max_length=200)
-    item_bonus: int = Field(default=0, ge=0, le=20)
-    dex_cap: int | None = Field(default=None, ge=0, le=20)
-    rank: PF2eRank = "trained"
-    check_penalty: int = Field(default=0, ge=-10, le=0)
-    speed_penalty: int = Field(default=0, ge=0, le=30)
+class Weapon(Open):
+    """A weapon the character attacks with."""
+
+    name: str = Field(default="Weapon", min_length=1, max_length=200)
+    """Its name; ``attack:<name in snake_case>`` is its attack's statistic id."""
+    attack: Literal["melee", "ranged"] = "melee"
+    """Melee or ranged."""
+    damage: str = Field(default="1d6", max_length=60)
+    """The weapon's own damage dice, without the ability modifier (``1d8``)."""
+    damage_type: str = Field(default="", max_length=40)
+    """Slashing, piercing, bludgeoning, fire…"""
+    ability: Literal["str", "dex", "finesse"] | None = None
+    """The attack's ability; ``finesse`` takes the better of Str and Dex. Default: Str for
+    melee, Dex for ranged."""
+    thrown: bool = False
+    """A thrown ranged weapon adds Str to damage."""
+    two_handed: bool = False
+    """d20srd: 1½ × Str to damage."""
+    critical: Critical | None = None
+    """d20srd: threat range and multiplier (default 20, ×2)."""
+    potency: int = Field(default=0, ge=0, le=4)
+    """pf2e: potency rune, an item bonus to attack."""
+    striking: int = Field(default=0, ge=0, le=3)
+    """pf2e: striking rune, extra weapon damage dice."""
+    rank: Literal["untrained", "trained", "expert", "master", "legendary"] | None = None
+    """pf2e: proficiency with this weapon (default the sheet's weapon proficiency)."""
+    proficient: bool = True
+    """5e-style: proficiency bonus added to the attack."""
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, value: str) -> str:
+        if not re.fullmatch(r"\d{1,2}d\d{1,3}([+-]\d{1,3})?|\d{1,3}", value.replace(" ", "")):
+            raise ValueError(f"{value!r} is not a damage expression like '1d8' or '2d6+1'")
+        return value
 
 
-class D20Armor(_Open):
-    name: str = Field(default="", max_length=200)
-    armor_bonus: int = Field(default=0, ge=0, le=30)
-    shield_bonus: int = Field(default=0, ge=0, le=30)
-    natural_armor: int = Field(default=0, ge=0, le=50)
-    max_dex: int | None = Field(default=None, ge=0, le=20)
-    check_penalty: int = Field(default=0, ge=-20, le=0)
+class Spellcaster(Open):
+    """One spellcasting class or tradition."""
+
+    name: str = Field(default="Spellcasting", min_length=1, max_length=200)
+    """Its name; ``spell_dc:<name in snake_case>`` is its DC."""
+    ability: Literal["str", "dex", "con", "int", "wis", "cha"] = "int"
+    """The key ability."""
+    rank: Literal["untrained", "trained", "expert", "master", "legendary"] | None = None
+    """pf2e: spellcasting proficiency."""
+    slots: dict[str, Annotated[list[Annotated[int, Field(ge=0, le=99)]],
+                               Field(min_length=2, max_length=2)]] = Field(default_factory=dict)
+    """Spell level → ``[maximum, used]``."""
+    spells: list[Any] = Field(default_factory=list, max_length=1_000)
+    """Spells known or prepared (kept as written)."""
+
+    @field_validator("slots")
+    @classmethod
+    def _levels(cls, slots: dict[str, list[int]]) -> dict[str, list[int]]:
+        for level, (maximum, used) in slots.items():
+            if level not in {str(n) for n in range(10)}:
+                raise ValueError(f"spell level {level!r} is not 0-9")
+            if used > maximum:
+                raise ValueError(f"level {level}: {used} slots used of {maximum}")
+        return slots
 
 
-class _Base(_Open):
+class Resource(Open):
+    """A pool the character spends: hero points, ki, rage, uses per day."""
+
+    name: str = Field(default="Resource", min_length=1, max_length=200)
+    """What it is."""
+    max: int = Field(default=1, ge=0, le=1_000)
+    """The most it can hold."""
+    current: int = Field(default=0, ge=0, le=1_000)
+    """What is left."""
+
+    @model_validator(mode="after")
+    def _within_max(self) -> Self:
+        if self.current > self.max:
+            raise ValueError(f"{self.name}: {self.current} left is more than the maximum "
+                             f"{self.max}")
+        return self
+
+
+class CharacterBase(Open):
+    """What every system's character has."""
+
     format: Literal["sheet-app/character"] = FORMAT
-    version: Literal[1] = FORMAT_VERSION
-    system: str = "runarcana"
+    """Always ``sheet-app/character``."""
+    version: Literal[2] = FORMAT_VERSION
+    """The format version (older files are migrated on load)."""
+    system: str
+    """The rule system's id."""
     name: str = Field(default="", max_length=200)
+    """The character's name."""
     level: int = Field(default=1, ge=1, le=20)
+    """Character level."""
     ancestry: str = Field(default="", max_length=200)
+    """Ancestry, race or origin."""
     class_: str = Field(default="", max_length=200, alias="class")
+    """Class (free text)."""
     speed: int = Field(default=30, ge=0, le=300)
+    """Base land speed in feet."""
     inventory: list[Any] = Field(default_factory=list, max_length=10_000)
+    """What is carried."""
     effects: list[Effect] = Field(default_factory=list, max_length=1_000)
+    """Spells, items and conditions that change numbers."""
+    weapons: list[Weapon] = Field(default_factory=list, max_length=200)
+    """Weapons the character attacks with."""
+    spellcasting: list[Spellcaster] = Field(default_factory=list, max_length=20)
+    """Spellcasting classes or traditions."""
+    resources: list[Resource] = Field(default_factory=list, max_length=200)
+    """Pools the character spends and regains."""
     options: Options = Field(default_factory=Options)
+    """Sheet-wide choices."""
     notes: str = Field(default="", max_length=100_000)
+    """Free notes."""
     roll_log: list[RollRecord] = Field(default_factory=list, max_length=1_000)
+    """Past rolls, oldest first (the newest 200 are kept)."""
 
     def dump(self) -> dict[str, Any]:
         """The JSON-ready dict of this character, unknown keys included."""
         return self.model_dump(mode="json", by_alias=True)
 
+    @model_validator(mode="after")
+    def _system_checks(self) -> Self:
+        from sheet_app import registry
 
-# --- runarcana ---------------------------------------------------------------------------
-_RunarcanaScore = Annotated[int, Field(ge=1, le=30)]
-_Pf2eAttribute = Annotated[int, Field(ge=-5, le=10)]
+        try:
+            system = registry.get(self.system)
+        except registry.UnknownSystem as exc:
+            raise ValueError(str(exc)) from None
+        problems = system.problems(self)
+        if problems:
+            raise Problems(problems)
+        return self
 
 
-class RunarcanaAbilities(_Open):
-    str: _RunarcanaScore = 10
-    dex: _RunarcanaScore = 10
-    con: _RunarcanaScore = 10
-    int: _RunarcanaScore = 10
-    wis: _RunarcanaScore = 10
-    cha: _RunarcanaScore = 10
+def keys_known(known: tuple[str, ...], what: str) -> Any:
+    """A field validator: every key of the dict is one of ``known``."""
 
-
-def _key_check(known: tuple[str, ...], what: str) -> Any:
     def check(value: dict[str, Any]) -> dict[str, Any]:
         for key in value:
             if key not in known:
@@ -205,125 +340,3 @@ def _key_check(known: tuple[str, ...], what: str) -> Any:
         return value
 
     return check
-
-
-def _skill_dict(known: dict[str, str]) -> Any:
-    return _key_check(tuple(sorted(known)), "skill")
-
-
-class RunarcanaCharacter(_Base):
-    system: Literal["runarcana"] = "runarcana"
-    size: Literal["tiny", "small", "medium", "large", "huge", "gargantuan"] = "medium"
-    abilities: RunarcanaAbilities = Field(default_factory=RunarcanaAbilities)
-    proficiency_bonus: int | None = Field(default=None, ge=0, le=20)
-    skills: dict[str, RunarcanaRank] = Field(default_factory=dict)
-    saves: dict[str, RunarcanaSaveRank] = Field(default_factory=dict)
-    hit_points: DieHitPoints = Field(default_factory=DieHitPoints)
-    inventory: list[Item] = Field(default_factory=list, max_length=10_000)
-    armor: RunarcanaArmor = Field(default_factory=RunarcanaArmor)
-
-    _skills_known = field_validator("skills")(_skill_dict(RUNARCANA_SKILLS))
-    _saves_known = field_validator("saves")(_key_check(ABILITIES, "save"))
-
-
-# --- pf2e --------------------------------------------------------------------------------
-class Pf2eAbilities(_Open):
-    str: _Pf2eAttribute = 0
-    dex: _Pf2eAttribute = 0
-    con: _Pf2eAttribute = 0
-    int: _Pf2eAttribute = 0
-    wis: _Pf2eAttribute = 0
-    cha: _Pf2eAttribute = 0
-
-
-def _all_trained(keys: tuple[str, ...]) -> dict[str, PF2eRank]:
-    return dict.fromkeys(keys, "trained")
-
-
-class Pf2eCharacter(_Base):
-    system: Literal["pf2e"] = "pf2e"
-    size: Literal["tiny", "small", "medium", "large", "huge", "gargantuan"] = "medium"
-    speed: int = Field(default=25, ge=0, le=300)
-    abilities: Pf2eAbilities = Field(default_factory=Pf2eAbilities)
-    perception: PF2eRank = "trained"
-    skills: dict[str, PF2eRank] = Field(default_factory=dict)
-    saves: dict[str, PF2eRank] = Field(
-        default_factory=lambda: _all_trained(tuple(PF2E_SAVES))
-    )
-    weapon_proficiency: PF2eRank = "trained"
-    hit_points: Pf2eHitPoints = Field(default_factory=Pf2eHitPoints)
-    inventory: list[Pf2eItem] = Field(default_factory=list, max_length=10_000)
-    armor: Pf2eArmor = Field(default_factory=Pf2eArmor)
-
-    _skills_known = field_validator("skills")(_skill_dict(PF2E_SKILLS))
-    _saves_known = field_validator("saves")(_key_check(tuple(PF2E_SAVES), "save"))
-
-
-# --- d20srd ------------------------------------------------------------------------------
-_Score = Annotated[int, Field(ge=0, le=99)] | None
-
-
-class D20Abilities(_Open):
-    """Scores; ``null`` means the creature lacks the ability (a construct's Intelligence)."""
-
-    str: _Score = 10
-    dex: _Score = 10
-    con: _Score = 10
-    int: _Score = 10
-    wis: _Score = 10
-    cha: _Score = 10
-
-
-class D20Character(_Base):
-    system: Literal["d20srd"] = "d20srd"
-    size: Literal[
-        "fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal"
-    ] = "medium"
-    abilities: D20Abilities = Field(default_factory=D20Abilities)
-    skill_ranks: dict[str, Annotated[int, Field(ge=0, le=50)]] = Field(default_factory=dict)
-    base_saves: dict[str, Annotated[int, Field(ge=0, le=30)]] = Field(
-        default_factory=lambda: {"fortitude": 0, "reflex": 0, "will": 0}
-    )
-    base_attack_bonus: int = Field(default=0, ge=0, le=40)
-    hit_points: DieHitPoints = Field(default_factory=DieHitPoints)
-    inventory: list[Item] = Field(default_factory=list, max_length=10_000)
-    armor: D20Armor = Field(default_factory=D20Armor)
-
-    _skills_known = field_validator("skill_ranks")(_skill_dict(D20_SKILLS))
-    _saves_known = field_validator("base_saves")(_key_check(tuple(D20_SAVES), "save"))
-
-
-Character = Annotated[
-    RunarcanaCharacter | Pf2eCharacter | D20Character, Field(discriminator="system")
-]
-AnyCharacter = RunarcanaCharacter | Pf2eCharacter | D20Character
-CHARACTER_ADAPTER: TypeAdapter[AnyCharacter] = TypeAdapter(Character)
-MODELS: dict[str, type[AnyCharacter]] = {
-    "runarcana": RunarcanaCharacter,
-    "pf2e": Pf2eCharacter,
-    "d20srd": D20Character,
-}
-assert set(RUNARCANA_SIZES) <= set(D20_SIZES) and set(PF2E_SIZES) <= set(D20_SIZES)
-assert tuple(D20_SAVES) == tuple(PF2E_SAVES)
-
-
-def new_character(system: str, name: str = "") -> AnyCharacter:
-    """A blank, valid character of ``system`` (raises KeyError for an unknown one)."""
-    model = MODELS[system]
-    character = model(name=name)
-    if isinstance(character, RunarcanaCharacter | D20Character):
-        character.hit_points.current = 0
-    return character
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of the file format. ``format``, ``version`` and ``system`` are required
-    (the loader refuses a file without them, so the schema says so too)."""
-    schema = CHARACTER_ADAPTER.json_schema(by_alias=True)
-    for model in MODELS.values():
-        schema["$defs"][model.__name__]["required"] = ["format", "version", "system"]
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "sheet-app character, format version 1",
-        **schema,
-    }

@@ -2,7 +2,7 @@
 
 The roll panel and ``sheet-app roll`` both call `roll_statistic`, so a roll means the same
 thing in the window and on the command line. `RollRecord` is what the file keeps: it lives here,
-not in ``sheet_app.model``, so the model can import it without an import cycle.
+in `sheet_app.records`, which the model imports without pulling in dice and odds.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, field_validator
 
 from sheet_app import dice
 from sheet_app.checks import (
@@ -27,6 +25,7 @@ from sheet_app.checks import (
     resolve_mode,
 )
 from sheet_app.derived import ModeSource, ModifierLine, RollMode, Statistic
+from sheet_app.records import ModifierRecord, RollRecord
 
 __all__ = [
     "ROLL_LOG_LIMIT",
@@ -180,46 +179,6 @@ def _check_rollable(stat: Statistic) -> None:
 
 
 # --- the roll log --------------------------------------------------------------------------
-
-
-class ModifierRecord(BaseModel):
-    """One breakdown line as it stood when the roll was made (the sheet may have changed since)."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-    label: str
-    type: str
-    value: int
-    applied: bool = True
-    reason: str | None = None
-
-
-class RollRecord(BaseModel):
-    """A past roll as kept in the character file; unknown keys survive a load and save."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-    time: str
-    """ISO-8601 with the roller's UTC offset, so the log shows the wall clock of the session."""
-    statistic: str
-    label: str
-    mode: RollMode = "normal"
-    dice: list[int]
-    natural: int
-    modifiers: list[ModifierRecord] = []
-    total_modifier: int
-    total: int
-    dc: int | None = None
-    outcome: Outcome | None = None
-
-    @field_validator("time")
-    @classmethod
-    def _iso_8601(cls, value: str) -> str:
-        try:
-            datetime.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"not an ISO-8601 time: {value!r}") from None
-        return value
 
 
 def append_record(

@@ -17,10 +17,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from sheet_app.facts import ABILITIES
 from sheet_app.io import character_from_data, character_json, dumps, load_character
 from sheet_app.rules import derive
-from sheet_app.systems import ABILITIES, D20_SKILLS, PF2E_SKILLS, RUNARCANA_SKILLS
-from tests.conftest import (
+from sheet_app.systems.d20srd.facts import SKILLS as D20_SKILLS
+from sheet_app.systems.pf2e.facts import SKILLS as PF2E_SKILLS
+from sheet_app.systems.runarcana.facts import SKILLS as RUNARCANA_SKILLS
+from tests.helpers import (
     ROOT,
     SAMPLES,
     SYSTEM_IDS,
@@ -40,7 +43,7 @@ def test_new_prints_a_blank_valid_character(cli: Cli, system: str) -> None:
     run = cli("new", "--system", system, "--name", "Blank")
     assert run.code == 0 and run.err == ""
     data = json.loads(run.out)
-    assert data["format"] == "sheet-app/character" and data["version"] == 1
+    assert data["format"] == "sheet-app/character" and data["version"] == 2
     assert data["system"] == system and data["name"] == "Blank"
     character = character_from_data(data)
     assert character_json(character) == data  # already normalised

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 
 from sheet_app.io import character_from_data
 from sheet_app.rules import builder, derive
-from tests.conftest import character_docs
+from tests.helpers import character_docs
 
 
 def _unshared(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from sheet_app import registry
 from sheet_app.io import (
     LoadError,
     character_from_data,
@@ -27,8 +28,8 @@ from sheet_app.io import (
     parse_json,
     save_character,
 )
-from sheet_app.model import RunarcanaCharacter, new_character
-from tests.conftest import (
+from sheet_app.systems.runarcana.model import RunarcanaCharacter
+from tests.helpers import (
     SAMPLES,
     SYSTEM_IDS,
     Run,
@@ -101,11 +102,11 @@ BAD_FILES = [
     Bad("unknown-skill", doc(skills={"hacking": "proficient"}), (("skills", "unknown skill"),)),
     Bad("bad-rank", doc("pf2e", skills={"stealth": "proficient"}),
         (("skills.stealth", "'untrained', 'trained'"),)),
-    Bad("unknown-system", doc("dnd5e"), (("system", "unknown system \"dnd5e\""),)),
+    Bad("unknown-system", doc("gurps"), (("system", "unknown system \"gurps\""),)),
     Bad("no-system", b'{' + HEADER.encode() + b'}', (("system", "unknown system null"),)),
-    Bad("future-version", json.dumps({"format": "sheet-app/character", "version": 2,
+    Bad("future-version", json.dumps({"format": "sheet-app/character", "version": 3,
                                       "system": "pf2e"}).encode(),
-        (("version", "newer than this app reads"),)),
+        (("version", "format version 3 is newer than this app reads (2)"),)),
     Bad("version-zero", json.dumps({"format": "sheet-app/character", "version": 0,
                                     "system": "pf2e"}).encode(),
         (("version", "unknown format version 0"),)),
@@ -127,7 +128,7 @@ BAD_FILES = [
         {"type": "status", "value": 1, "targets": ["skill:stealth"]},
         {"mode": "advantage", "targets": ["check"]}]}]),
         (("effects.0.modifiers.0.type", "not a d20srd modifier type"),
-         ("effects.0.modifiers.0.targets.0", "no skill 'stealth'"),
+         ("effects.0.modifiers.0.targets.0", "use 'skill:hide' or 'skill:move_silently'"),
          ("effects.0.modifiers.1.mode", "no 'advantage' roll mode"))),
     Bad("lone-surrogate-unknown-key", raw_doc('"x_future": "\\udc80"'),
         (("x_future", "unpaired surrogate"),)),
@@ -446,7 +447,7 @@ def _leftovers(folder: Path, keep: str) -> list[str]:
 
 
 def test_save_writes_utf8_json_that_loads_back(tmp_path: Path) -> None:
-    character = new_character("runarcana", "Zoë ✓")
+    character = registry.get("runarcana").new_character("Zoë ✓")
     assert isinstance(character, RunarcanaCharacter)
     character.abilities.str = 15
     path = tmp_path / "zoe.json"
@@ -516,5 +517,5 @@ def test_failed_save_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pyte
 def test_save_into_a_missing_folder_raises_and_creates_nothing(tmp_path: Path) -> None:
     target = tmp_path / "missing" / "pc.json"
     with pytest.raises(OSError):
-        save_character(new_character("pf2e"), target)
+        save_character(registry.get("pf2e").new_character(), target)
     assert list(tmp_path.iterdir()) == []

@@ -15,23 +15,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from sheet_app import registry
 from sheet_app.io import LoadError, character_from_data, character_json, dumps, parse_json
 from sheet_app.model import (
     FORMAT,
     FORMAT_VERSION,
-    MODELS,
-    D20Character,
     DieHitPoints,
     Effect,
     Modifier,
-    Pf2eCharacter,
-    RunarcanaCharacter,
-    json_schema,
-    new_character,
 )
 from sheet_app.rules import derive
-from sheet_app.validation import semantic_problems, type_allowed
-from tests.conftest import SYSTEM_IDS, character_docs
+from sheet_app.schema import json_schema
+from sheet_app.systems.d20srd.model import D20Character
+from sheet_app.systems.pf2e.model import Pf2eCharacter
+from sheet_app.systems.runarcana.model import RunarcanaCharacter
+from sheet_app.validation import type_allowed
+from tests.helpers import SYSTEM_IDS, character_docs
 
 FUZZ = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -40,34 +39,34 @@ FUZZ = settings(max_examples=150, deadline=None,
 # --- blank characters --------------------------------------------------------------------
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_new_character_is_blank_and_valid(system: str) -> None:
-    character = new_character(system, "Nobody")
-    assert type(character) is MODELS[system]
+    character = registry.get(system).new_character("Nobody")
+    assert type(character) is registry.get(system).model
     assert (character.format, character.version, character.system) == (FORMAT, FORMAT_VERSION,
                                                                         system)
     assert character.name == "Nobody" and character.level == 1 and character.effects == []
     data = character.dump()
     assert character_from_data(data) == character
-    assert semantic_problems(character) == []
+    assert registry.get(system).problems(character) == []
     assert derive(character).hit_points.max >= 1
 
 
 def test_new_character_defaults_per_system() -> None:
-    pf2e = new_character("pf2e")
+    pf2e = registry.get("pf2e").new_character()
     assert isinstance(pf2e, Pf2eCharacter)
     assert pf2e.saves == {"fortitude": "trained", "reflex": "trained", "will": "trained"}
     assert pf2e.abilities.str == 0 and pf2e.speed == 25
-    runarcana = new_character("runarcana")
+    runarcana = registry.get("runarcana").new_character()
     assert isinstance(runarcana, RunarcanaCharacter)
     assert runarcana.abilities.str == 10 and runarcana.proficiency_bonus is None
     assert runarcana.options.variant_encumbrance is True  # on for new sheets (RULES.md)
-    d20 = new_character("d20srd")
+    d20 = registry.get("d20srd").new_character()
     assert isinstance(d20, D20Character)
     assert d20.base_saves == {"fortitude": 0, "reflex": 0, "will": 0}
 
 
-def test_new_character_of_unknown_system() -> None:
-    with pytest.raises(KeyError):
-        new_character("dnd5e")
+def test_an_unknown_system_is_a_lookup_error_naming_the_known_ones() -> None:
+    with pytest.raises(registry.UnknownSystem, match="known: pf2e, runarcana, d20srd"):
+        registry.get("gurps")
 
 
 # --- modifiers and fields ----------------------------------------------------------------
@@ -88,8 +87,8 @@ def test_mode_modifier_has_no_type_or_value() -> None:
         ({}, "needs a 'value'"),
         ({"type": "status"}, "needs a 'value'"),
         ({"value": 1, "mode": "advantage"}, "not both"),
-        ({"value": 101}, "less than or equal to 100"),
-        ({"value": -101}, "greater than or equal to -100"),
+        ({"value": 101}, "between -100 and 100, not 101"),
+        ({"value": -101}, "between -100 and 100, not -101"),
         ({"value": 1, "targets": ["skill:Stealth"]}, "unknown target"),
         ({"value": 1, "targets": ["score:luck"]}, "unknown target"),
         ({"value": 1, "targets": ["check"] * 65}, "at most 64"),
@@ -108,7 +107,7 @@ def test_level_rolls_may_not_exceed_the_die() -> None:
 
 
 def test_assignment_is_validated() -> None:
-    character = new_character("runarcana")
+    character = registry.get("runarcana").new_character()
     with pytest.raises(ValidationError):
         character.level = 21
     with pytest.raises(ValidationError):
@@ -117,7 +116,7 @@ def test_assignment_is_validated() -> None:
 
 
 def test_unknown_keys_are_kept_at_every_level() -> None:
-    data = new_character("d20srd").dump()
+    data = registry.get("d20srd").new_character().dump()
     data["x_top"] = {"a": [1, 2]}
     data["abilities"]["x_abilities"] = 1
     data["hit_points"]["x_hp"] = "yes"
@@ -149,7 +148,7 @@ def test_effect_defaults() -> None:
 
 # --- semantic validation -----------------------------------------------------------------
 def _with_modifier(system: str, modifier: dict[str, Any]) -> dict[str, Any]:
-    data = new_character(system).dump()
+    data = registry.get(system).new_character().dump()
     data["effects"] = [{"name": "Test", "modifiers": [modifier]}]
     return data
 
@@ -158,7 +157,7 @@ def _with_modifier(system: str, modifier: dict[str, Any]) -> dict[str, Any]:
     ("system", "modifier", "path", "fragment"),
     [
         ("pf2e", {"value": 1, "targets": ["ability"]}, "targets.0", "pf2e has no ability checks"),
-        ("pf2e", {"value": 1, "targets": ["ac:touch"]}, "targets.0", "only on d20srd"),
+        ("pf2e", {"value": 1, "targets": ["ac:touch"]}, "targets.0", "doesn't exist on pf2e"),
         ("pf2e", {"value": 1, "type": "morale", "targets": ["check"]}, "type", "not a pf2e"),
         ("pf2e", {"mode": "advantage", "targets": ["check"]}, "mode", "fortune, misfortune"),
         ("runarcana", {"value": 1, "targets": ["perception"]}, "targets.0", "skill:perception"),
@@ -167,7 +166,10 @@ def _with_modifier(system: str, modifier: dict[str, Any]) -> dict[str, Any]:
          "snake_case"),
         ("runarcana", {"mode": "fortune", "targets": ["check"]}, "mode", "advantage"),
         ("d20srd", {"value": 1, "targets": ["save:wis"]}, "targets.0", "no save 'wis'"),
-        ("d20srd", {"value": 1, "targets": ["skill:stealth"]}, "targets.0", "no skill"),
+        ("d20srd", {"value": 1, "targets": ["skill:stealth"]}, "targets.0",
+         "use 'skill:hide' or 'skill:move_silently'"),
+        ("d20srd", {"value": 1, "targets": ["skill:stelth"]}, "targets.0", "no skill"),
+        ("pf2e", {"value": 1, "targets": ["skill:perception"]}, "targets.0", "'perception'"),
         ("d20srd", {"value": 1, "type": "status", "targets": ["check"]}, "type", "natural_armor"),
         ("d20srd", {"mode": "advantage", "targets": ["check"]}, "mode", "allowed: none"),
     ],
@@ -195,14 +197,14 @@ def test_semantic_problems(system: str, modifier: dict[str, Any], path: str,
     ],
 )
 def test_type_words(system: str, type_: str, allowed: bool) -> None:
-    assert type_allowed(system, type_) is allowed
+    assert type_allowed(registry.get(system).facts, type_) is allowed
 
 
 def test_json_schema_requires_the_header() -> None:
     schema = json_schema()
-    for model in MODELS.values():
-        assert schema["$defs"][model.__name__]["required"] == ["format", "version", "system"]
-    assert schema["discriminator"]["propertyName"] == "system"
+    for system in registry.all_systems():
+        required = schema["$defs"][system.model.__name__]["required"]
+        assert required == ["format", "version", "system"]
 
 
 # --- generated characters ----------------------------------------------------------------
@@ -303,7 +305,7 @@ def test_an_unknown_key_anywhere_is_kept_or_refused(data: st.DataObject) -> None
 
 
 def test_pf2e_unknown_ability_key_derives() -> None:
-    data = new_character("pf2e").dump()
+    data = registry.get("pf2e").new_character().dump()
     data["abilities"]["x_luck"] = 3
     character = character_from_data(data)
     assert set(derive(character).abilities) == {"str", "dex", "con", "int", "wis", "cha"}

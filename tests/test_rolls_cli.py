@@ -13,7 +13,6 @@ import subprocess
 import sys
 import types
 from collections.abc import Callable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from sheet_app.derived import (
     Speed,
     Statistic,
 )
+from tests.helpers import SAMPLES
 
 CONTRACT_KEYS = {
     "statistic", "label", "mode", "dice", "natural", "modifiers",
@@ -226,7 +226,7 @@ def assert_usage_error(code: int, out: str, err: str, *fragments: str) -> None:
     [
         ("skill:stelth", ["has no statistic 'skill:stelth'", "did you mean skill:stealth"]),
         ("stealth", ["did you mean skill:stealth?"]),
-        ("perception", ["did you mean skill:perception"]),
+        ("perception", ["use 'skill:perception'"]),
         ("zzz", ["valid ids: skill:perception, skill:stealth\n"]),
     ],
 )
@@ -322,8 +322,7 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
 
 
 def _samples() -> Mapping[str, Path]:
-    folder = resources.files("resources") / "samples"
-    return {p.name: Path(str(p)) for p in folder.iterdir() if p.name.endswith(".json")}
+    return {f"{system}.json": path for system, path in SAMPLES.items()}
 
 
 def test_every_rollable_statistic_of_every_sample_rolls(
@@ -395,7 +394,7 @@ def test_real_file_with_an_advantage_effect(
 
 
 def test_roll_a_runarcana_skill_with_another_ability(tmp_path: Path) -> None:
-    sample = Path(__file__).resolve().parents[1] / "resources" / "samples" / "runarcana.json"
+    sample = SAMPLES["runarcana"]
     result = subprocess.run(
         [sys.executable, "-m", "sheet_app", "roll", str(sample), "skill:athletics@con",
          "--seed", "4", "--json"], capture_output=True, text=True, timeout=60)

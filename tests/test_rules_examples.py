@@ -8,7 +8,7 @@ import pytest
 
 from sheet_app.derived import Derived, Statistic
 from sheet_app.io import character_from_data
-from sheet_app.model import AnyCharacter
+from sheet_app.model import CharacterBase
 from sheet_app.rules import derive
 from sheet_app.rules.common import (
     Contribution,
@@ -16,10 +16,11 @@ from sheet_app.rules.common import (
     combine_multipliers,
     multiply_real,
 )
-from sheet_app.rules.stacking import stack_d20, stack_pf2e
+from sheet_app.systems.d20srd.stacking import stack_d20
+from sheet_app.systems.pf2e.rules import stack_pf2e
 
 
-def make(system: str, **fields: Any) -> AnyCharacter:
+def make(system: str, **fields: Any) -> CharacterBase:
     return character_from_data(
         {"format": "sheet-app/character", "version": 1, "system": system, **fields}
     )

@@ -1,32 +1,26 @@
-"""The rules engine: ``derive(character)`` computes every number of a sheet, with reasons."""
+"""The rules engine: ``derive(character)`` computes every number of a sheet, with reasons.
+
+What every system shares lives here (contributions, the effect index, stacking machinery,
+scores and hit dice); each system's own rules live in its package under `sheet_app.systems`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from sheet_app.derived import Derived
-from sheet_app.model import AnyCharacter, D20Character, Pf2eCharacter, RunarcanaCharacter
+from sheet_app.model import CharacterBase
 
 
-def derive(character: AnyCharacter, variants: Iterable[str] = ()) -> Derived:
+def derive(character: CharacterBase, variants: Iterable[str] = ()) -> Derived:
     """A pure function of the character: the same input always gives an equal snapshot.
 
-    ``variants`` asks for statistics beyond the sheet's own, where the system has them:
-    runarcana's skill rolled with another ability, ``skill:athletics@con``.
+    ``variants`` asks for statistics beyond the sheet's own, where the system has them
+    (a 5e-style skill rolled with another ability, ``skill:athletics@con``).
     """
-    if isinstance(character, RunarcanaCharacter):
-        from sheet_app.rules import runarcana
+    from sheet_app import registry
 
-        return runarcana.derive(character, variants)
-    if isinstance(character, Pf2eCharacter):
-        from sheet_app.rules import pf2e
-
-        return pf2e.derive(character)
-    if isinstance(character, D20Character):
-        from sheet_app.rules import d20srd
-
-        return d20srd.derive(character)
-    raise TypeError(f"not a character: {type(character).__name__}")
+    return registry.get(character.system).derive(character, variants)
 
 
 __all__ = ["derive"]

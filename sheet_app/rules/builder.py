@@ -21,8 +21,13 @@ class StatisticBuilder:
         effects: EffectIndex,
         stacker: Stacker,
         rule_modes: Callable[[frozenset[str]], list[ModeSource]] | None = None,
+        *,
+        competing_types: frozenset[str] = frozenset(),
     ) -> None:
+        """``competing_types``: effect types that compete with the sheet's own lines (a 5e
+        ``proficiency`` effect against the skill's proficiency), so never stacked apart."""
         self.system = system
+        self.competing_types = competing_types
         self.effects = effects
         self.stacker = stacker
         self.rule_modes = rule_modes
@@ -44,7 +49,9 @@ class StatisticBuilder:
         keyset = frozenset(keys)
         stack = stacker or self.stacker
         found = self.effects.contributions(keyset)
-        if all(c.source is None and c.type in BUILT_IN_TYPES for c in built_ins):
+        if all(c.source is None and c.type in BUILT_IN_TYPES for c in built_ins) and not (
+            self.competing_types and any(c.type in self.competing_types for c in found)
+        ):
             lines = tuple(c.applied_line for c in built_ins) + self._stack_effects(stack, found)
         else:
             lines = stack([*built_ins, *found])

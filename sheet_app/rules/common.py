@@ -1,19 +1,19 @@
-"""What the three systems share: ability modifiers, targets, contributions and roll modes.
-
-The per-system stacking policies live in ``stacking``; the per-system statistics in
-``pf2e``, ``runarcana`` and ``d20srd``.
-"""
+"""What every system's rules share: ability modifiers, contributions, the effect index and
+roll modes. Each system's statistics and stacking policy live in its package."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sheet_app import checks
 from sheet_app.derived import ModeSource, ModifierLine, RollMode
-from sheet_app.model import AnyCharacter, Modifier
-from sheet_app.systems import ROLL_MODES
+from sheet_app.facts import signed
+from sheet_app.model import CharacterBase, Effect, Modifier
+from sheet_app.registry import Condition
+
+__all__ = ["signed"]
 
 
 def ability_modifier(score: int) -> int:
@@ -21,11 +21,7 @@ def ability_modifier(score: int) -> int:
     return (score - 10) // 2
 
 
-def signed(value: int | float) -> str:
-    """+2, -1, +0: how a sheet writes a modifier (ASCII minus, so exports stay plain)."""
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:+.1f}"
-    return f"{int(value):+d}"
+DICE_REASON = "a dice bonus is not rolled by the sheet yet: add its roll to the result by hand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,16 +39,22 @@ class Contribution:
     value: int
     source: str | None = None
     order: int = 0
+    dice: str | None = None
+    """A dice-valued bonus (Bless's 1d4): shown, but not part of the total."""
     applied_line: ModifierLine = field(init=False, compare=False, repr=False)
     """This contribution's line when it applies, made once: an effect on ``check`` reaches
     dozens of statistics, and most of them show it applied."""
 
     def __post_init__(self) -> None:
-        line = ModifierLine(self.label, self.type, self.value, True, None, self.source)
+        if self.dice is not None:
+            line = ModifierLine(f"{self.label} ({self.dice})", self.type, 0, False,
+                                DICE_REASON, self.source)
+        else:
+            line = ModifierLine(self.label, self.type, self.value, True, None, self.source)
         object.__setattr__(self, "applied_line", line)
 
     def line(self, applied: bool = True, reason: str | None = None) -> ModifierLine:
-        if applied and reason is None:
+        if (applied and reason is None) or self.dice is not None:
             return self.applied_line
         return ModifierLine(self.label, self.type, self.value, applied, reason, self.source)
 
@@ -70,17 +72,21 @@ class EffectIndex:
 
     __slots__ = ("_by_target", "_modes_by_target")
 
-    def __init__(self, character: AnyCharacter) -> None:
+    def __init__(
+        self, character: CharacterBase, conditions: Mapping[str, Condition] | None = None
+    ) -> None:
         by_target: defaultdict[str, list[IndexedModifier]] = defaultdict(list)
         modes: defaultdict[str, list[IndexedModifier]] = defaultdict(list)
         order = 1000
         for effect in character.effects:
             if not effect.active:
                 continue
-            for mod in effect.modifiers:
+            for mod in effect_modifiers(effect, conditions):
                 order += 1
+                dice = mod.value if isinstance(mod.value, str) else None
+                value = mod.value if isinstance(mod.value, int) else 0
                 contribution = Contribution(
-                    effect.name, mod.type or "untyped", mod.value or 0, effect.name, order
+                    effect.name, mod.type or "untyped", value, effect.name, order, dice
                 )
                 entry = IndexedModifier(order, mod, contribution)
                 table = modes if mod.mode is not None else by_target
@@ -99,6 +105,27 @@ class EffectIndex:
         ]
 
 
+def effect_modifiers(
+    effect: Effect, conditions: Mapping[str, Condition] | None = None
+) -> list[Modifier]:
+    """An effect's own modifiers, plus its condition's, computed from the condition's value."""
+    if effect.condition is None or conditions is None:
+        return list(effect.modifiers)
+    condition = conditions.get(effect.condition)
+    extra = condition.modifiers(effect.value) if condition is not None else []
+    return [*extra, *effect.modifiers]
+
+
+def active_condition(character: CharacterBase, key: str) -> int:
+    """The highest value of an active condition on the sheet (0 when absent; 1 for a
+    condition without a value)."""
+    best = 0
+    for effect in character.effects:
+        if effect.active and effect.condition == key:
+            best = max(best, effect.value or 1)
+    return best
+
+
 def _gather(table: dict[str, list[IndexedModifier]], keys: Iterable[str]) -> list[IndexedModifier]:
     hits: dict[int, IndexedModifier] = {}
     for key in keys:
@@ -113,7 +140,9 @@ def resolve_mode(system: str, sources: Sequence[ModeSource]) -> RollMode:
     A mode the system doesn't have can't reach a loaded file (validation refuses it); should
     one come from elsewhere it is ignored here rather than breaking every number on the sheet.
     """
-    allowed = ROLL_MODES[system]
+    from sheet_app import registry
+
+    allowed = registry.get(system).facts.roll_modes
     return checks.resolve_mode(system, [s for s in sources if s.mode in allowed]).mode
 
 

@@ -1,13 +1,14 @@
-"""Ability scores after ``score:`` modifiers, and hit points from a hit die (runarcana, d20srd)."""
+"""Ability scores after ``score:`` modifiers, and hit points from a hit die (shared by the
+systems that have scores and hit dice)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from sheet_app.derived import AbilityValue, ModifierLine
+from sheet_app.facts import ABILITIES, ABILITY_NAMES, signed
 from sheet_app.model import DieHitPoints
-from sheet_app.rules.common import Contribution, EffectIndex, ability_modifier, signed, total_of
-from sheet_app.systems import ABILITIES, ABILITY_NAMES
+from sheet_app.rules.common import Contribution, EffectIndex, ability_modifier, total_of
 
 INHERENT_CAP = 5
 
@@ -18,8 +19,10 @@ def scored_abilities(
     stacker: Callable[[Sequence[Contribution]], tuple[ModifierLine, ...]],
     *,
     cap_inherent: bool = False,
+    max_score: int | None = None,
 ) -> dict[str, AbilityValue]:
-    """Each ability's score = entered score + stacked ``score:<abbr>`` modifiers.
+    """Each ability's score = entered score + stacked ``score:<abbr>`` modifiers, never
+    below 0 nor above ``max_score`` (5e-style: 30); a line shows any part lost to the limit.
 
     With ``cap_inherent`` (d20srd) an inherent bonus above +5 counts as +5 and says so.
     A missing score (``None``: a creature without that ability) stays missing, modifier 0.
@@ -33,14 +36,19 @@ def scored_abilities(
             continue
         found = effects.contributions((f"score:{abbr}",))
         if cap_inherent:
-            found = [_capped(c) for c in found]
+            found = [cap_inherent_bonus(c) for c in found]
         lines = stacker([Contribution("Entered score", "base", base), *found])
-        score = max(0, total_of(lines))
+        raw = total_of(lines)
+        score = max(0, raw if max_score is None else min(max_score, raw))
+        if score != raw:
+            limit = f"at most {max_score}" if raw > score else "at least 0"
+            lines = (*lines, Contribution(f"A score is {limit}", "cap", score - raw).line())
         out[abbr] = AbilityValue(abbr, label, base, score, ability_modifier(score), lines)
     return out
 
 
-def _capped(c: Contribution) -> Contribution:
+def cap_inherent_bonus(c: Contribution) -> Contribution:
+    """An inherent bonus counts at most +5 "for a single ability score or other value"."""
     if c.type != "inherent" or c.value <= INHERENT_CAP:
         return c
     label = f"{c.label} ({signed(c.value)}, capped at +{INHERENT_CAP})"

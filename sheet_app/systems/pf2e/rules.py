@@ -9,38 +9,44 @@ Bulk limits double per size above Medium and halve for Tiny. Hit points gain at 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from sheet_app.derived import (
     AbilityValue,
     Carrying,
     Derived,
     HitPoints,
+    ModifierLine,
     Speed,
     Statistic,
     frozen_map,
 )
-from sheet_app.model import Pf2eCharacter
+from sheet_app.facts import ABILITIES, ABILITY_NAMES, skill_label
 from sheet_app.rules.builder import StatisticBuilder, build_speed
-from sheet_app.rules.common import Contribution, EffectIndex, total_of
-from sheet_app.rules.stacking import stack_pf2e
-from sheet_app.systems import (
-    ABILITIES,
-    ABILITY_NAMES,
-    PF2E_RANK_BONUS,
-    PF2E_SAVES,
-    PF2E_SKILLS,
-    skill_label,
-)
+from sheet_app.rules.common import Contribution, EffectIndex, active_condition, total_of
+from sheet_app.rules.stacking import keep_best, type_reason, verdict_lines
+from sheet_app.systems.pf2e.facts import CONDITIONS, RANK_BONUS, SAVES, SKILLS
+from sheet_app.systems.pf2e.model import Pf2eCharacter
 
 SIZE_FACTOR = {"tiny": 0.5, "small": 1.0, "medium": 1.0, "large": 2.0, "huge": 4.0,
                "gargantuan": 8.0}
 LIGHT_PER_BULK = 10
+TYPED = frozenset({"circumstance", "item", "status"})
+
+
+def stack_pf2e(items: Sequence[Contribution]) -> tuple[ModifierLine, ...]:
+    """Per type (circumstance, item, status) only the highest bonus and the worst penalty
+    apply; a bonus and a penalty of one type both apply. Untyped modifiers all add up."""
+    verdict: dict[int, str] = {}
+    keep_best(items, lambda c: c.type if c.type in TYPED else None, type_reason, verdict)
+    return verdict_lines(items, verdict)
 
 
 def proficiency(rank: str, level: int) -> Contribution:
     """Untrained 0; otherwise level + 2/4/6/8 for trained/expert/master/legendary."""
     if rank == "untrained":
         return Contribution("Proficiency (untrained)", "proficiency", 0)
-    return Contribution(f"Proficiency ({rank})", "proficiency", level + PF2E_RANK_BONUS[rank])
+    return Contribution(f"Proficiency ({rank})", "proficiency", level + RANK_BONUS[rank])
 
 
 def carried_bulk(character: Pf2eCharacter) -> float:
@@ -69,8 +75,9 @@ def carrying(character: Pf2eCharacter, strength: int) -> Carrying:
     return Carrying("bulk", limit, limit, carried, "unencumbered", 0, encumbered_above, None)
 
 
-def derive(character: Pf2eCharacter) -> Derived:
-    effects = EffectIndex(character)
+def derive(character: Pf2eCharacter, variants: Iterable[str] = ()) -> Derived:
+    """Every statistic of the sheet (pf2e has no variant statistics)."""
+    effects = EffectIndex(character, CONDITIONS)
     level = character.level
     abilities: dict[str, AbilityValue] = {}
     for abbr in ABILITIES:
@@ -102,14 +109,14 @@ def derive(character: Pf2eCharacter) -> Derived:
     perception_parts = [attr("wis"), proficiency(character.perception, level)]
     stats["perception"] = build("perception", "Perception", perception_keys, perception_parts,
                                 ability="wis")
-    for skill, abbr in PF2E_SKILLS.items():
+    for skill, abbr in SKILLS.items():
         rank = character.skills.get(skill, "untrained")
         stats[f"skill:{skill}"] = build(
             f"skill:{skill}", skill_label(skill),
             ("check", "skill", f"skill:{skill}", f"uses:{abbr}"),
             [attr(abbr), proficiency(rank, level), *extras(abbr, skill=True)], ability=abbr,
         )
-    for save, abbr in PF2E_SAVES.items():
+    for save, abbr in SAVES.items():
         stats[f"save:{save}"] = build(
             f"save:{save}", save.capitalize(),
             ("check", "save", f"save:{save}", f"uses:{abbr}"),
@@ -141,7 +148,11 @@ def derive(character: Pf2eCharacter) -> Derived:
     if per_level < 1:
         hp_lines.append(Contribution("Minimum 1 hit point per level", "base",
                                      (1 - per_level) * level).line())
-    hp = HitPoints(total_of(hp_lines), tuple(hp_lines), character.hit_points.current,
+    drained = active_condition(character, "drained")
+    if drained:
+        hp_lines.append(Contribution(f"Drained {drained}: {level} × {drained}", "condition",
+                                     -level * drained).line())
+    hp = HitPoints(max(1, total_of(hp_lines)), tuple(hp_lines), character.hit_points.current,
                    character.hit_points.temporary)
 
     return Derived(

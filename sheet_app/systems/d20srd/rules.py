@@ -1,7 +1,8 @@
 """d20 SRD 3.5 / d20 Modern core mechanic and its 24 modifier types (seed 003).
 
 Choices from the published SRD where the seed is silent: skills are ranks + key ability +
-size (Hide) + the armor check penalty (armor or load, the worse) on the skills it names;
+size (Hide) + the armor check penalty (armor and shield together, or the load's, the worse)
+on the skills it names; armor slows a 20 ft or 30 ft creature to the armor's listed speed;
 saves are base save + ability; attacks are base attack bonus + Str/Dex + size; carrying uses
 the SRD's load table in pounds (push or drag up to 5 × the heavy load); a medium load caps Dex
 at +3 with a -3 check penalty, a heavy load +1 and -6, and both cut speed (30 ft → 20 ft).
@@ -22,21 +23,20 @@ from sheet_app.derived import (
     Statistic,
     frozen_map,
 )
-from sheet_app.model import D20Character
+from sheet_app.facts import ABILITIES, ABILITY_NAMES, signed, skill_label
 from sheet_app.rules.builder import Stacker, StatisticBuilder, build_speed
-from sheet_app.rules.common import Contribution, EffectIndex, signed, total_of
+from sheet_app.rules.common import Contribution, EffectIndex, active_condition, total_of
 from sheet_app.rules.scores import die_hit_points, scored_abilities
-from sheet_app.rules.stacking import D20Context, stack_d20
-from sheet_app.systems import (
-    ABILITIES,
-    ABILITY_NAMES,
-    D20_ARMOR_CHECK_SKILLS,
-    D20_HIDE_SIZE_MODIFIER,
-    D20_SAVES,
-    D20_SIZE_MODIFIER,
-    D20_SKILLS,
-    skill_label,
+from sheet_app.systems.d20srd.facts import (
+    ARMOR_CHECK_SKILLS,
+    CONDITIONS,
+    HIDE_SIZE_MODIFIER,
+    SAVES,
+    SIZE_MODIFIER,
+    SKILLS,
 )
+from sheet_app.systems.d20srd.model import D20Character
+from sheet_app.systems.d20srd.stacking import D20Context, stack_d20
 
 HEAVY_LOAD_LB = (0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 115, 130, 150, 175, 200, 230, 260,
                  300, 350, 400, 460, 520, 600, 700, 800, 920, 1040, 1200, 1400)
@@ -106,24 +106,31 @@ def sacred_profane_side(character: D20Character) -> tuple[str | None, str]:
     return loser, f"can't benefit from both sacred and profane bonuses: {choice} is kept ({why})"
 
 
-def derive(character: D20Character) -> Derived:
-    effects = EffectIndex(character)
-    loser, loser_reason = sacred_profane_side(character)
-    has_int = character.abilities.int not in (None, 0)
-    base_ctx = D20Context(losing_side=loser, losing_reason=loser_reason, has_intelligence=has_int)
+def _contexts(loser: str | None, reason: str, has_int: bool) -> tuple[Stacker, Stacker]:
+    base = D20Context(losing_side=loser, losing_reason=reason, has_intelligence=has_int)
     no_competence = D20Context(
-        losing_side=loser, losing_reason=loser_reason, has_intelligence=has_int,
+        losing_side=loser, losing_reason=reason, has_intelligence=has_int,
         competence_allowed=False,
         competence_reason="competence modifiers don't apply to ability checks or initiative",
     )
+    return (lambda items: stack_d20(items, base)), (lambda items: stack_d20(items, no_competence))
 
-    def stacker_for(ctx: D20Context) -> Stacker:
-        return lambda items: stack_d20(items, ctx)
 
-    stack = stacker_for(base_ctx)
-    stack_no_competence = stacker_for(no_competence)
-    abilities = scored_abilities(_scores(character), effects, stack,
-                                 cap_inherent=True)
+def derive(character: D20Character, variants: Iterable[str] = ()) -> Derived:
+    """Every statistic of the sheet (d20srd has no variant statistics)."""
+    effects = EffectIndex(character, CONDITIONS)
+    loser, loser_reason = sacred_profane_side(character)
+    # Morale needs Intelligence, judged after effects: scores are computed once on the
+    # entered Int, and again if the effective Int turns out otherwise (drained to 0).
+    has_int = character.abilities.int not in (None, 0)
+    stack, stack_no_competence = _contexts(loser, loser_reason, has_int)
+    abilities = scored_abilities(_scores(character), effects, stack)
+    effective_int = abilities["int"].score not in (None, 0)
+    if effective_int != has_int:
+        stack, stack_no_competence = _contexts(loser, loser_reason, effective_int)
+        abilities = scored_abilities(_scores(character), effects, stack)
+    base_ctx = D20Context(losing_side=loser, losing_reason=loser_reason,
+                          has_intelligence=effective_int)
     carry = carrying(character, abilities["str"].score or 0)
     builder = StatisticBuilder("d20srd", effects, stack)
     build = builder.build
@@ -132,7 +139,8 @@ def derive(character: D20Character) -> Derived:
     load_dex, load_acp = LOAD_LIMITS.get(carry.state, (None, 0))
     if carry.state == "over_capacity":
         load_dex, load_acp = LOAD_LIMITS["heavily_encumbered"]
-    check_penalty = min(armor.check_penalty, load_acp)
+    worn_acp = armor.check_penalty + character.shield.check_penalty
+    check_penalty = min(worn_acp, load_acp)
 
     def ability(abbr: str) -> Contribution:
         value = abilities[abbr]
@@ -146,14 +154,14 @@ def derive(character: D20Character) -> Derived:
             ("check", "ability", f"ability:{abbr}", f"uses:{abbr}"), [ability(abbr)],
             ability=abbr, stacker=stack_no_competence,
         )
-    for skill, abbr in D20_SKILLS.items():
+    for skill, abbr in SKILLS.items():
         ranks = character.skill_ranks.get(skill, 0)
         parts = [Contribution("Ranks", "ranks", ranks), ability(abbr)]
-        if skill == "hide" and D20_HIDE_SIZE_MODIFIER[size]:
-            parts.append(Contribution(f"Size ({size})", "size", D20_HIDE_SIZE_MODIFIER[size]))
-        if skill in D20_ARMOR_CHECK_SKILLS and check_penalty:
+        if skill == "hide" and HIDE_SIZE_MODIFIER[size]:
+            parts.append(Contribution(f"Size ({size})", "size", HIDE_SIZE_MODIFIER[size]))
+        if skill in ARMOR_CHECK_SKILLS and check_penalty:
             times = 2 if skill == "swim" else 1
-            source = "armor" if armor.check_penalty <= load_acp else "load"
+            source = _penalty_source(character) if worn_acp <= load_acp else "load"
             parts.append(Contribution(
                 f"Armor check penalty ({source}{', doubled for Swim' if times == 2 else ''})",
                 "armor_check", check_penalty * times))
@@ -161,7 +169,7 @@ def derive(character: D20Character) -> Derived:
             f"skill:{skill}", skill_label(skill),
             ("check", "skill", f"skill:{skill}", f"uses:{abbr}"), parts, ability=abbr,
         )
-    for save, abbr in D20_SAVES.items():
+    for save, abbr in SAVES.items():
         stats[f"save:{save}"] = build(
             f"save:{save}", save.capitalize(),
             ("check", "save", f"save:{save}", f"uses:{abbr}"),
@@ -172,7 +180,7 @@ def derive(character: D20Character) -> Derived:
         "initiative", "Initiative", ("check", "initiative", "uses:dex"), [ability("dex")],
         ability="dex", stacker=stack_no_competence,
     )
-    size_mod = D20_SIZE_MODIFIER[size]
+    size_mod = SIZE_MODIFIER[size]
     for kind, abbr in (("melee", "str"), ("ranged", "dex")):
         parts = [Contribution("Base attack bonus", "base", character.base_attack_bonus),
                  ability(abbr)]
@@ -202,7 +210,7 @@ def derive(character: D20Character) -> Derived:
         }),
         hit_points=hp,
         carrying=carry,
-        speed=_speed(character.speed, carry, effects, stack),
+        speed=_speed(character, carry, effects, stack),
         notes=notes,
     )
 
@@ -221,14 +229,15 @@ def _armor_classes(
     Armor, shield and natural armor are each one bonus that an enhancement raises (targets
     ``ac:armor``, ``ac:shield``, ``ac:natural_armor``); an effect of the same type (mage
     armor) competes with the whole enhanced bonus. Touch AC drops those three; flat-footed AC
-    drops a positive Dex bonus and every dodge bonus.
+    drops a positive Dex bonus and every dodge bonus, and nothing else: another ability's
+    bonus to AC (a monk's Wisdom, an effect of type ``ability``) stays.
     """
     armor = character.armor
     components: list[Contribution] = []
     component_lines: list[ModifierLine] = []
-    worn = {"armor": (armor.name or "Armor", armor.armor_bonus),
-            "shield": ("Shield", armor.shield_bonus),
-            "natural_armor": ("Natural armor", armor.natural_armor)}
+    worn = {"armor": (armor.name or "Armor", armor.bonus),
+            "shield": (character.shield.name or "Shield", character.shield.bonus),
+            "natural_armor": ("Natural armor", character.natural_armor)}
     for kind, (label, value) in worn.items():
         words = kind.replace("_", " ")
         enh = stack_d20(effects.contributions((COMPONENT_TARGETS[kind],)), ctx)
@@ -249,7 +258,7 @@ def _armor_classes(
     dex_line = (Contribution(f"Dexterity (capped at +{dex_cap})", "ability", dex_cap)
                 if dex_cap is not None and dex > dex_cap else Contribution("Dexterity", "ability",
                                                                            dex))
-    size_mod = D20_SIZE_MODIFIER[character.size]
+    size_mod = SIZE_MODIFIER[character.size]
     parts = [*components, dex_line]
     if size_mod:
         parts.append(Contribution(f"Size ({character.size})", "size", size_mod))
@@ -259,7 +268,7 @@ def _armor_classes(
                      lambda c: c.type in TOUCH_DROPS,
                      "doesn't apply against touch attacks")
     flat = _variant(builder, "ac:flat_footed", "Flat-footed AC", parts, component_lines,
-                    lambda c: (c.type == "ability" and c.value > 0) or c.type == "dodge",
+                    lambda c: c.value > 0 and (c is dex_line or c.type == "dodge"),
                     "lost while flat-footed (no Dex bonus, no dodge bonuses)")
     return {"ac": normal, "ac:touch": touch, "ac:flat_footed": flat}
 
@@ -284,15 +293,44 @@ def _with_extra_lines(stat: Statistic, extra: Iterable[ModifierLine]) -> Statist
                      stat.mode_sources, stat.base, stat.ability, stat.rollable, stat.notes)
 
 
-def _speed(base: int, carry: Carrying, effects: EffectIndex, stacker: Stacker) -> Speed:
+def _penalty_source(character: D20Character) -> str:
+    worn = [name for name, acp in ((character.armor.name or "armor",
+                                    character.armor.check_penalty),
+                                   (character.shield.name or "shield",
+                                    character.shield.check_penalty)) if acp]
+    return " and ".join(worn) or "armor"
+
+
+def armor_speed(character: D20Character) -> int | None:
+    """The armor's listed speed for a 20 ft or 30 ft creature; ``None`` when it lists none."""
+    listed = {20: character.armor.speed_20, 30: character.armor.speed_30}
+    return listed.get(character.speed)
+
+
+def _speed(character: D20Character, carry: Carrying, effects: EffectIndex,
+           stacker: Stacker) -> Speed:
+    """The worse of the armor's speed and the load's, then effects; exhausted and
+    entangled halve the result."""
+    base = character.speed
     if carry.state == "over_capacity":
         return build_speed(base, (), effects, stacker, cap=0,
                            cap_label="Over the heavy load (can only push or drag)")
     penalty = []
-    if carry.speed_penalty:
+    in_armor = armor_speed(character)
+    armor_cut = base - in_armor if in_armor is not None and in_armor < base else 0
+    if carry.speed_penalty and carry.speed_penalty >= armor_cut:
         label = "Medium load" if carry.state == "encumbered" else "Heavy load"
         penalty.append(Contribution(label, "encumbrance", -carry.speed_penalty))
-    return build_speed(base, penalty, effects, stacker)
+    elif armor_cut:
+        penalty.append(Contribution(character.armor.name or "Armor", "armor", -armor_cut))
+    speed = build_speed(base, penalty, effects, stacker)
+    halved_by = [c for c in ("exhausted", "entangled") if active_condition(character, c)]
+    if halved_by and speed.total:
+        cut = speed.total // 2 - speed.total
+        line = Contribution(f"{halved_by[0].capitalize()}: half speed", "condition", cut)
+        return Speed(base, speed.total + cut, (*speed.breakdown, line.line()))
+    return speed
+
 
 
 def _scores(character: D20Character) -> dict[str, int | None]:

@@ -1,14 +1,17 @@
-"""Runarcana RPG 0.92, a 5e-style system (seed 001).
+"""The rules the 5e-style systems share (Runarcana's seed 001, and the D&D 5e SRD 5.1).
 
+Each system passes a `FiveE` with what differs: its id, skills, carrying unit and capacity.
 Choices where the seed is silent, following 5e: skill checks are ability checks (a modifier to
 "Dexterity checks" reaches Stealth); initiative is a Dexterity check; attacks add the
 proficiency bonus (a character is assumed proficient with the weapons it lists); AC is the
-armor's base (10 unarmoured) + Dex modifier (capped by the armor) + shield.
+armor's base (10 unarmoured) + Dex modifier (capped by the armor) + shield. Effects keep the
+effective score within 0-30. Exhaustion follows the SRD's six-level table in both systems.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from sheet_app.derived import (
     AbilityValue,
@@ -20,17 +23,55 @@ from sheet_app.derived import (
     Statistic,
     frozen_map,
 )
-from sheet_app.model import RunarcanaCharacter
+from sheet_app.derived import ModifierLine
+from sheet_app.facts import ABILITIES, ABILITY_NAMES, skill_label
+from sheet_app.registry import Condition
 from sheet_app.rules.builder import StatisticBuilder, build_speed
-from sheet_app.rules.common import Contribution, EffectIndex
+from sheet_app.rules.common import Contribution, EffectIndex, active_condition
 from sheet_app.rules.scores import die_hit_points, scored_abilities
-from sheet_app.rules.stacking import stack_runarcana
-from sheet_app.systems import ABILITIES, ABILITY_NAMES, RUNARCANA_SKILLS, skill_label
+from sheet_app.rules.stacking import keep_best, source_reason, verdict_lines
+from sheet_app.systems.fivee.model import FiveECharacter
 
 SIZE_FACTOR = {"tiny": 0.5, "small": 1.0, "medium": 1.0, "large": 2.0, "huge": 4.0,
                "gargantuan": 8.0}
 PASSIVE_SKILLS = ("perception", "insight", "investigation")
 HEAVY_DISADVANTAGE_KEYS = frozenset({"uses:str", "uses:dex", "uses:con"})
+MAX_SCORE = 30
+SPEED_ZERO_CONDITIONS = ("grappled", "restrained", "paralyzed", "petrified", "stunned",
+                         "unconscious")
+
+
+@dataclass(frozen=True, slots=True)
+class FiveE:
+    """What one 5e-style system sets: the rest of the rules are shared."""
+
+    system: str
+    skills: Mapping[str, str]
+    unit: str
+    capacity_per_str: float
+    """Carrying capacity per point of Strength (7 kg, 15 lb); push/drag/lift is twice it.
+    Variant encumbrance starts above one third and two thirds of capacity."""
+    conditions: Mapping[str, Condition]
+
+
+PROFICIENCY_ONCE = "proficiency is added at most once: this check already has it"
+
+
+def stack_fivee(items: Sequence[Contribution]) -> tuple[ModifierLine, ...]:
+    """5e-style: bonuses don't have stacking types; different effects add up, but the same
+    effect twice (two effects with one name) counts once, the most potent instance.
+    Proficiency is added at most once: an effect of type ``proficiency`` adds nothing to a
+    check that is already proficient, and of several such effects only the best applies."""
+    verdict: dict[int, str] = {}
+    proficient = any(c.source is None and c.type == "proficiency" and c.value > 0
+                     for c in items)
+    for i, c in enumerate(items):
+        if c.source is not None and c.type == "proficiency" and proficient:
+            verdict[i] = PROFICIENCY_ONCE
+    keep_best(items, lambda c: c.source, source_reason, verdict)
+    keep_best(items, lambda c: "proficiency" if c.source is not None and c.type == "proficiency"
+              else None, lambda loser, winner: PROFICIENCY_ONCE, verdict)
+    return verdict_lines(items, verdict)
 
 
 def proficiency_bonus_for_level(level: int) -> int:
@@ -50,67 +91,77 @@ def proficiency_value(rank: str, pb: int) -> tuple[int, str]:
     return 0, "Proficiency (not proficient)"
 
 
-def carrying(character: RunarcanaCharacter, strength: int) -> Carrying:
-    """Capacity Str × 7 kg, push/drag/lift Str × 14 kg, doubled per size above Medium and
-    halved for Tiny. Variant encumbrance thresholds are one third and two thirds of capacity
-    (the seed's "5 × / 10 × Str" are its pound-based source's numbers, see RULES.md)."""
+def carrying(rules: FiveE, character: FiveECharacter, strength: int) -> Carrying:
+    """Capacity Str × 7 kg (Runarcana) or 15 lb (5e), push/drag/lift twice that, doubled per
+    size above Medium and halved for Tiny. Variant encumbrance thresholds are one third and
+    two thirds of capacity: 5e's Str × 5 and × 10 lb, and the same proportions in
+    Runarcana's kg (the seed's "5 × / 10 × Str" are its pound-based source's numbers)."""
     factor = SIZE_FACTOR[character.size]
-    capacity = strength * 7 * factor
-    push = strength * 14 * factor
+    unit = rules.unit
+    capacity = strength * rules.capacity_per_str * factor
+    push = capacity * 2
     carried = round(sum(i.weight * i.quantity for i in character.inventory), 3)
     variant = character.options.variant_encumbrance
     enc = capacity / 3 if variant else None
     heavy = capacity * 2 / 3 if variant else None
     if carried > capacity:
         if carried > push:
-            effects = (f"over {push:g} kg: too heavy to move",)
+            effects = (f"over {push:g} {unit}: too heavy to move",)
             speed_cap = 0
         else:
             effects = ("over capacity: can only push or drag, speed 5 ft",)
             speed_cap = 5
         penalty = max(0, character.speed - speed_cap)
-        return Carrying("kg", capacity, push, carried, "over_capacity", penalty, enc, heavy,
+        if variant:
+            effects = (*effects, HEAVY_WORDS)
+        return Carrying(unit, capacity, push, carried, "over_capacity", penalty, enc, heavy,
                         effects)
     if heavy is not None and carried > heavy:
-        return Carrying(
-            "kg", capacity, push, carried, "heavily_encumbered", 20, enc, heavy,
-            ("speed -20 ft", "disadvantage on ability checks, attack rolls and saving throws "
-             "using Str, Dex or Con"),
-        )
+        return Carrying(unit, capacity, push, carried, "heavily_encumbered", 20, enc, heavy,
+                        ("speed -20 ft", HEAVY_WORDS))
     if enc is not None and carried > enc:
-        return Carrying("kg", capacity, push, carried, "encumbered", 10, enc, heavy,
+        return Carrying(unit, capacity, push, carried, "encumbered", 10, enc, heavy,
                         ("speed -10 ft",))
-    return Carrying("kg", capacity, push, carried, "unencumbered", 0, enc, heavy)
+    return Carrying(unit, capacity, push, carried, "unencumbered", 0, enc, heavy)
 
 
-def parse_variant(stat_id: str) -> tuple[str, str] | None:
+HEAVY_WORDS = ("disadvantage on ability checks, attack rolls and saving throws using Str, Dex "
+               "or Con")
+
+
+def parse_variant(stat_id: str, skills: Mapping[str, str]) -> tuple[str, str] | None:
     """``skill:athletics@con`` → ("athletics", "con"): a skill rolled with another ability."""
     head, sep, abbr = stat_id.partition("@")
     if not sep or not head.startswith("skill:") or abbr not in ABILITIES:
         return None
     skill = head[len("skill:"):]
-    return (skill, abbr) if skill in RUNARCANA_SKILLS else None
+    return (skill, abbr) if skill in skills else None
 
 
-def derive(character: RunarcanaCharacter, variants: Iterable[str] = ()) -> Derived:
+def derive(rules: FiveE, character: FiveECharacter, variants: Iterable[str] = ()) -> Derived:
     """Every statistic of the sheet; ``variants`` adds skills rolled with another ability
     (``skill:athletics@con``, the seed's "Variant: Skills with Different Abilities"): the
     skill's proficiency with that ability's modifier, and what targets either."""
-    effects = EffectIndex(character)
-    abilities = scored_abilities(_scores(character), effects, stack_runarcana)
+    effects = EffectIndex(character, rules.conditions)
+    abilities = scored_abilities(_scores(character), effects, stack_fivee, max_score=MAX_SCORE)
     pb = (
         character.proficiency_bonus
         if character.proficiency_bonus is not None
         else proficiency_bonus_for_level(character.level)
     )
-    carry = carrying(character, abilities["str"].score or 0)
+    carry = carrying(rules, character, abilities["str"].score or 0)
+    heavy = character.options.variant_encumbrance and carry.state in (
+        "heavily_encumbered", "over_capacity")
+    heavy_label = ("Heavily encumbered" if carry.state == "heavily_encumbered"
+                   else "Over carrying capacity")
 
     def rule_modes(keys: frozenset[str]) -> list[ModeSource]:
-        if carry.state == "heavily_encumbered" and keys & HEAVY_DISADVANTAGE_KEYS:
-            return [ModeSource("disadvantage", "Heavily encumbered")]
+        if heavy and keys & HEAVY_DISADVANTAGE_KEYS:
+            return [ModeSource("disadvantage", heavy_label)]
         return []
 
-    builder = StatisticBuilder("runarcana", effects, stack_runarcana, rule_modes)
+    builder = StatisticBuilder(rules.system, effects, stack_fivee, rule_modes,
+                               competing_types=frozenset({"proficiency"}))
     build = builder.build
 
     def ability_line(abbr: str) -> Contribution:
@@ -132,10 +183,10 @@ def derive(character: RunarcanaCharacter, variants: Iterable[str] = ()) -> Deriv
             [ability_line(abbr), Contribution(prof, "proficiency", value)], ability=abbr,
         )
 
-    for skill, abbr in RUNARCANA_SKILLS.items():
+    for skill, abbr in rules.skills.items():
         stats[f"skill:{skill}"] = skill_check(f"skill:{skill}", skill_label(skill), skill, abbr)
     for stat_id in variants:
-        parsed = parse_variant(stat_id)
+        parsed = parse_variant(stat_id, rules.skills)
         if parsed is not None:
             skill, abbr = parsed
             label = f"{ABILITY_NAMES[abbr]} ({skill_label(skill)})"
@@ -165,16 +216,22 @@ def derive(character: RunarcanaCharacter, variants: Iterable[str] = ()) -> Deriv
     }
     con = abilities["con"]
     max_hp, hp_lines = die_hit_points(character.hit_points, character.level, con.modifier)
+    exhaustion = active_condition(character, "exhaustion")
+    if exhaustion >= 4:
+        halved = max_hp // 2 - max_hp
+        hp_lines = (*hp_lines, Contribution(f"Exhaustion {exhaustion}: maximum halved",
+                                            "condition", halved).line())
+        max_hp += halved
     hp = HitPoints(max_hp, hp_lines, character.hit_points.current, character.hit_points.temporary)
     return Derived(
-        system="runarcana",
+        system=rules.system,
         abilities=frozen_map(abilities),
         proficiency_bonus=pb,
         statistics=frozen_map(stats),
         passive=frozen_map(passive),
         hit_points=hp,
         carrying=carry,
-        speed=_speed(character.speed, carry, effects),
+        speed=_speed(character, carry, effects, exhaustion),
     )
 
 
@@ -185,7 +242,7 @@ def _passive(stat: Statistic) -> int:
 
 
 def _armor_class(
-    character: RunarcanaCharacter, abilities: dict[str, AbilityValue], builder: StatisticBuilder
+    character: FiveECharacter, abilities: dict[str, AbilityValue], builder: StatisticBuilder
 ) -> Statistic:
     armor = character.armor
     dex = abilities["dex"].modifier
@@ -203,18 +260,35 @@ def _armor_class(
     return builder.build("ac", "Armor Class", ("ac",), lines, base=10, rollable=False)
 
 
-def _speed(base: int, carry: Carrying, effects: EffectIndex) -> Speed:
+def _speed(
+    character: FiveECharacter, carry: Carrying, effects: EffectIndex, exhaustion: int
+) -> Speed:
+    """Encumbrance first, then effects; exhaustion 2 halves what is left (rounded down) and
+    exhaustion 5, or a condition such as grappled, makes it 0."""
+    base = character.speed
+    stopped = next((c for c in SPEED_ZERO_CONDITIONS if active_condition(character, c)), None)
+    if exhaustion >= 5:
+        stopped = f"exhaustion {exhaustion}"
     if carry.state == "over_capacity":
         cap = 5 if carry.carried <= carry.push_drag_lift else 0
-        return build_speed(base, (), effects, stack_runarcana, cap=cap,
-                           cap_label="Over capacity (can only push or drag)")
-    penalty = []
-    if carry.speed_penalty:
-        label = carry.state.replace("_", " ").capitalize()
-        penalty.append(Contribution(label, "encumbrance", -carry.speed_penalty))
-    return build_speed(base, penalty, effects, stack_runarcana)
+        speed = build_speed(base, (), effects, stack_fivee, cap=cap,
+                            cap_label="Over capacity (can only push or drag)")
+    else:
+        penalty = []
+        if carry.speed_penalty:
+            label = carry.state.replace("_", " ").capitalize()
+            penalty.append(Contribution(label, "encumbrance", -carry.speed_penalty))
+        speed = build_speed(base, penalty, effects, stack_fivee)
+    if stopped is not None and speed.total:
+        line = Contribution(f"{stopped.capitalize()}: speed 0", "condition", -speed.total)
+        return Speed(base, 0, (*speed.breakdown, line.line()))
+    if exhaustion >= 2 and speed.total:
+        cut = speed.total // 2 - speed.total
+        line = Contribution(f"Exhaustion {exhaustion}: speed halved", "condition", cut)
+        return Speed(base, speed.total + cut, (*speed.breakdown, line.line()))
+    return speed
 
 
-def _scores(character: RunarcanaCharacter) -> dict[str, int | None]:
+def _scores(character: FiveECharacter) -> dict[str, int | None]:
     """The six scores only: a file's unknown keys under ``abilities`` are kept, not rolled."""
     return {abbr: getattr(character.abilities, abbr) for abbr in ABILITIES}
