@@ -36,7 +36,6 @@ __all__ = [
     "ModeError",
     "Outcome",
     "ResolvedMode",
-    "System",
     "check_odds",
     "check_outcome",
     "contest",

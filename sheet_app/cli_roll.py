@@ -108,7 +108,8 @@ def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:
     message = f"{file} has no statistic {wanted!r}"
     from sheet_app import registry
 
-    hint = registry.get(derived.system).suggest(key)
+    rules = registry.get(derived.system)
+    hint = rules.suggest(key) or rules.suggest(f"skill:{key}")
     if hint:
         raise _Failure(f"{message}: {hint}")
     if suggestions:

@@ -15,32 +15,47 @@ from sheet_app.derived import Outcome, RollMode
 class ModifierRecord(BaseModel):
     """One breakdown line as it stood when the roll was made (the sheet may have changed since)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True)
 
     label: str
+    """Where it came from."""
     type: str
+    """Its stacking type."""
     value: int
+    """Its value."""
     applied: bool = True
+    """Whether it counted."""
     reason: str | None = None
+    """Why it didn't count, when it didn't."""
 
 
 class RollRecord(BaseModel):
     """A past roll as kept in the character file; unknown keys survive a load and save."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True)
 
     time: str
     """ISO-8601 with the roller's UTC offset, so the log shows the wall clock of the session."""
     statistic: str
+    """The statistic id rolled."""
     label: str
+    """Its name on the sheet."""
     mode: RollMode = "normal"
+    """The mode actually rolled."""
     dice: list[int]
+    """Every d20 rolled."""
     natural: int
+    """The d20 kept."""
     modifiers: list[ModifierRecord] = []
+    """The breakdown as it stood when rolled."""
     total_modifier: int
+    """The sum of the applied modifiers."""
     total: int
+    """natural + total_modifier."""
     dc: int | None = None
+    """The DC rolled against, if any."""
     outcome: Outcome | None = None
+    """success/failure, or a pf2e degree; null without a DC."""
 
     @field_validator("time")
     @classmethod

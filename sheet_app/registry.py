@@ -102,9 +102,14 @@ class Facts:
 class RuleSystem(Protocol):
     """One rule family: its model, facts, rules, sample and sheet description."""
 
-    id: str
-    name: str
-    facts: Facts
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def facts(self) -> Facts: ...
 
     @property
     def model(self) -> type[CharacterBase]: ...

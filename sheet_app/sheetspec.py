@@ -148,6 +148,8 @@ class SheetSpec:
     """Armor tab groups: (heading, controls)."""
     inventory_load: Literal["weight", "bulk"]
     load_unit: str
+    load_options: tuple[Control, ...]
+    """Choices beside the encumbrance bar (5e-style: variant encumbrance on or off)."""
     modifier_types: tuple[str, ...]
     open_types: bool
     roll_modes: tuple[str, ...]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -60,15 +61,15 @@ def run_subprocess(*args: str | os.PathLike[str], cwd: Path | None = None) -> Ru
 
 def with_unknown_keys(data: dict[str, object]) -> dict[str, object]:
     """The document plus unknown keys at the top and at every nested object level."""
-    out = json.loads(json.dumps(data))
+    out: dict[str, Any] = json.loads(json.dumps(data))
     out["x_future"] = {"nested": [1, {"deeper": None}], "flag": True, "text": "ünïcödé ✓"}
     for key in ("abilities", "hit_points", "options", "armor"):
         out.setdefault(key, {})
-        out[key][f"x_{key}"] = [key, 1.5]  # type: ignore[index]
-    out["effects"] = [*out.get("effects", []),  # type: ignore[list-item]
+        out[key][f"x_{key}"] = [key, 1.5]
+    out["effects"] = [*out.get("effects", []),
                       {"name": "Future", "x_icon": "star",
                        "modifiers": [{"value": 1, "targets": ["check"], "x_note": {"a": 1}}]}]
-    out["inventory"] = [*out.get("inventory", []), {"name": "Relic", "x_rarity": "rare"}]  # type: ignore[list-item]
+    out["inventory"] = [*out.get("inventory", []), {"name": "Relic", "x_rarity": "rare"}]
     return out
 
 
@@ -131,11 +132,11 @@ def _header(system: str) -> dict[str, object]:
 
 
 @st.composite
-def character_docs(draw: st.DrawFn, system: str | None = None) -> dict[str, object]:
+def character_docs(draw: st.DrawFn, system: str | None = None) -> dict[str, Any]:
     """A valid character document (a dict, as ``json.loads`` would give) of ``system``."""
     system = system or draw(st.sampled_from(SYSTEM_IDS))
     facts = registry.get(system).facts
-    doc: dict[str, object] = {
+    doc: dict[str, Any] = {
         **_header(system),
         "name": draw(st.text(max_size=12)),
         "level": draw(st.integers(1, 20)),
@@ -154,7 +155,7 @@ def character_docs(draw: st.DrawFn, system: str | None = None) -> dict[str, obje
                         "dex_cap": draw(st.one_of(st.none(), st.integers(0, 5))),
                         "check_penalty": draw(st.integers(-3, 0))}
         return doc
-    scores = {a: draw(st.integers(3, 20)) for a in ABILITIES}
+    scores: dict[str, int | None] = {a: draw(st.integers(3, 20)) for a in ABILITIES}
     bought_ranks = not facts.ranks  # d20srd
     if bought_ranks and draw(st.booleans()):
         scores["int"] = draw(st.sampled_from((None, 0)))  # a construct, or Int 0

@@ -130,10 +130,10 @@ def test_modes_for_each_system() -> None:
 
 
 def test_unknown_system_is_rejected() -> None:
-    with pytest.raises(ValueError, match="unknown system 'dnd5e'"):
-        resolve_mode("dnd5e")
+    with pytest.raises(ValueError, match="unknown system 'gurps'"):
+        resolve_mode("gurps")
     with pytest.raises(ValueError, match="unknown system"):
-        check_outcome("dnd5e", 10, 10, 10)
+        check_outcome("gurps", 10, 10, 10)
 
 
 # --- outcomes ------------------------------------------------------------------------------

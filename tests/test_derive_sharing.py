@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
+from sheet_app.derived import ModifierLine
 from sheet_app.io import character_from_data
 from sheet_app.rules import builder, derive
+from sheet_app.rules.common import Contribution
 from tests.helpers import character_docs
 
 
@@ -32,7 +34,8 @@ def test_sharing_is_used_for_group_targets(monkeypatch: pytest.MonkeyPatch) -> N
     calls: list[int] = []
     original = builder.StatisticBuilder._stack_effects
 
-    def counting(self: builder.StatisticBuilder, stack: builder.Stacker, found: list) -> tuple:  # type: ignore[type-arg]
+    def counting(self: builder.StatisticBuilder, stack: builder.Stacker,
+                 found: list[Contribution]) -> tuple[ModifierLine, ...]:
         calls.append(len(self._stacked))
         return original(self, stack, found)
 

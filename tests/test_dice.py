@@ -31,7 +31,7 @@ class ScriptedRandom(random.Random):
         super().__init__(0)
         self.faces = list(faces)
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         assert stop is not None and step == 1
         face = self.faces.pop(0)
         assert start <= face < stop, f"scripted face {face} is not in [{start}, {stop})"
@@ -41,7 +41,7 @@ class ScriptedRandom(random.Random):
 class ExplodingRandom(random.Random):
     """Fails the test if any die is rolled: limits must trip before rolling starts."""
 
-    def randrange(self, *args: object, **kwargs: object) -> int:  # type: ignore[override]
+    def randrange(self, *args: object, **kwargs: object) -> int:
         raise AssertionError("a die was rolled before the limit check")
 
 

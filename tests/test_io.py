@@ -473,8 +473,6 @@ def test_failed_save_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pyte
                                                failing: str) -> None:
     import io as stdlib_io
 
-    import sheet_app.io as io_module
-
     path = tmp_path / "pc.json"
     path.write_bytes(SAMPLES["runarcana"].read_bytes())
     before = snapshot(path)
@@ -503,10 +501,10 @@ def test_failed_save_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pyte
                 self.handle.write(text[:10])
                 boom()
 
-        monkeypatch.setattr(io_module.os, "fdopen",
+        monkeypatch.setattr(os, "fdopen",
                             lambda fd, *a, **k: HalfWriting(real_fdopen(fd, *a, **k)))
     else:
-        monkeypatch.setattr(io_module.os, failing, boom)
+        monkeypatch.setattr(os, failing, boom)
     with pytest.raises(OSError, match="No space left"):
         save_character(character, path)
     monkeypatch.undo()

@@ -108,10 +108,11 @@ def test_level_rolls_may_not_exceed_the_die() -> None:
 
 def test_assignment_is_validated() -> None:
     character = registry.get("runarcana").new_character()
+    assert isinstance(character, RunarcanaCharacter)
     with pytest.raises(ValidationError):
         character.level = 21
     with pytest.raises(ValidationError):
-        character.abilities.str = 0  # type: ignore[union-attr]
+        character.abilities.str = 0
     assert character.level == 1
 
 

@@ -36,7 +36,7 @@ class ScriptedRandom(random.Random):
         super().__init__(0)
         self.faces = list(faces)
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         assert stop == 21, "a check rolls d20s"
         return self.faces.pop(0)
 

@@ -232,10 +232,11 @@ def test_derive_totals_and_reasons(system: str, doc: st.DataObject) -> None:
 
 def _single_target_stats(derived: Derived) -> list[str]:
     """Statistic ids that, used as a target, reach only that statistic (pf2e's perception
-    also reaches initiative; d20srd's ac also reaches touch and flat-footed AC; a runarcana
-    ability check target also reaches that ability's skills and initiative)."""
+    also reaches initiative; d20srd's ac also reaches touch and flat-footed AC; in 5e-style
+    systems an ability check target also reaches that ability's skills and initiative)."""
+    checks_are_skills = registry.get(derived.system).facts.open_types
     return sorted(s for s in derived.statistics if s not in ("perception", "ac")
-                  and not (derived.system == "runarcana" and s.startswith("ability:")))
+                  and not (checks_are_skills and s.startswith("ability:")))
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)

@@ -1,21 +1,22 @@
-"""The QApplication: Fusion style and the sheet's palette; samples read via importlib.resources."""
+"""The QApplication: Fusion style and the sheet's palette; each system's sample sheet."""
 
 from __future__ import annotations
 
 import sys
-from importlib import resources
 from pathlib import Path
 
 # isort: off
 # The Qt-free core loads before PySide6: once PySide6 is imported, its ``__feature__`` import
 # hook reads the source of every module imported after it (~30 ms over pydantic and the rules).
 import sheet_app.rules  # noqa: F401
-from sheet_app.io import parse_character
-from sheet_app.model import AnyCharacter, new_character
+from sheet_app import registry
+from sheet_app.io import LoadError
+from sheet_app.model import CharacterBase
 
 # isort: on
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
+
+from ui.theme import application_palette
 
 
 def application(argv: list[str] | None = None) -> QApplication:
@@ -39,33 +40,26 @@ def application(argv: list[str] | None = None) -> QApplication:
 
 def style(app: QApplication) -> None:
     app.setStyle("Fusion")
-    palette = QPalette()
-    colors = {
-        QPalette.ColorRole.Window: "#f6f3ee",
-        QPalette.ColorRole.Base: "#ffffff",
-        QPalette.ColorRole.AlternateBase: "#f3f1ec",
-        QPalette.ColorRole.Button: "#efebe4",
-        QPalette.ColorRole.Highlight: "#7a1f2b",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.Text: "#1d1b19",
-        QPalette.ColorRole.WindowText: "#1d1b19",
-        QPalette.ColorRole.ButtonText: "#1d1b19",
-        QPalette.ColorRole.ToolTipBase: "#fffdf7",
-        QPalette.ColorRole.ToolTipText: "#1d1b19",
-        QPalette.ColorRole.PlaceholderText: "#8f8a83",
-    }
-    for role, color in colors.items():
-        palette.setColor(role, QColor(color))
-    app.setPalette(palette)
+    app.setPalette(application_palette())
 
 
-def sample_character(system: str = "runarcana") -> AnyCharacter:
-    """The bundled sample of ``system`` (a blank character if the sample is missing)."""
-    sample = resources.files("resources") / "samples" / f"{system}.json"
+def default_system() -> str:
+    """The system the window opens with no file: the first that lets a skill be rolled
+    with another ability (a 5e-style one, the most played family), else the first known."""
+    for system in registry.all_systems():
+        if system.facts.skill_variants:
+            return system.id
+    return registry.known_ids()[0]
+
+
+def sample_character(system_id: str | None = None) -> CharacterBase:
+    """The sample sheet a system ships (`default_system` when none is named); a blank
+    character if it ships none or its sample can't be read."""
+    system = registry.get(system_id or default_system())
     try:
-        return parse_character(sample.read_bytes(), f"{system} sample")
-    except (FileNotFoundError, OSError):
-        return new_character(system)
+        return system.sample()
+    except (OSError, LoadError):
+        return system.new_character()
 
 
 def screenshot(widget: QWidget, path: Path) -> bool:

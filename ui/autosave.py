@@ -18,7 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
 from sheet_app.io import LoadError, character_from_data, character_json, write_text_atomic
-from sheet_app.model import AnyCharacter
+from sheet_app.model import CharacterBase
 from ui.document import CharacterDocument
 
 DELAY_MS = 2000
@@ -40,7 +40,7 @@ def recovery_file(directory: Path, path: Path | None) -> Path:
 
 @dataclass(frozen=True)
 class Recovery:
-    character: AnyCharacter
+    character: CharacterBase
     saved_at: datetime
     file: Path
 

@@ -18,7 +18,8 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from sheet_app.derived import Derived
-from ui.document import Change, CharacterDocument, Path_
+from sheet_app.edit import Change, Path
+from ui.document import CharacterDocument
 
 DerivedKey = tuple[str, ...]
 """``("ability", abbr)``, ``("stat", id)``, ``("passive", skill)``, ``("pb",)``, ``("hp",)``,
@@ -95,10 +96,10 @@ class Binder(QObject):
     def __init__(self, document: CharacterDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document = document
-        self._inputs: list[tuple[Path_, Callable[[Any], None]]] = []
+        self._inputs: list[tuple[Path, Callable[[Any], None]]] = []
         self._derived: defaultdict[DerivedKey, list[Callable[[Any], None]]] = defaultdict(list)
         self._all_derived: list[Callable[[Derived], None]] = []
-        self._changes: list[tuple[Path_, Callable[[Change], None]]] = []
+        self._changes: list[tuple[Path, Callable[[Change], None]]] = []
         self.updates = 0
         """How many display callbacks the last change triggered (tests and benchmarks)."""
         document.edited.connect(self._on_edited)
@@ -111,13 +112,13 @@ class Binder(QObject):
         self._changes.clear()
 
     # --- registering ---------------------------------------------------------------------
-    def bind_input(self, path: Path_, refresh: Callable[[Any], None]) -> None:
+    def bind_input(self, path: Path, refresh: Callable[[Any], None]) -> None:
         """``refresh(value)`` runs (with the caller's signals blocked) when ``path`` changes,
         and once now."""
         self._inputs.append((path, refresh))
         refresh(self.document.value(path))
 
-    def bind_change(self, path: Path_, react: Callable[[Change], None]) -> None:
+    def bind_change(self, path: Path, react: Callable[[Change], None]) -> None:
         """``react(change)`` runs for every change touching ``path`` (table models use this
         to turn inserts and removals into row signals)."""
         self._changes.append((path, react))

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
 
+from sheet_app import registry
+from sheet_app.registry import Facts, RuleSystem
+from sheet_app.sheetspec import SheetSpec
 from ui.binding import Binder
 from ui.document import CharacterDocument
 
@@ -58,4 +61,18 @@ class SheetContext:
 
     @property
     def system(self) -> str:
+        """The id of the open character's system (for the registry; never compared)."""
         return self.document.system
+
+    @property
+    def rules(self) -> RuleSystem:
+        return registry.get(self.document.system)
+
+    @property
+    def facts(self) -> Facts:
+        return self.rules.facts
+
+    @property
+    def sheet(self) -> SheetSpec:
+        """What the system's sheet is made of: every section is built from this."""
+        return self.rules.sheet()

@@ -5,21 +5,17 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
+from sheet_app import facts
 from sheet_app.derived import AbilityValue, ModifierLine, Statistic
-
-MINUS = "\u2212"
-SUPPRESSED_COLOR = "#8a8f98"
-APPLIED_COLOR = "#1f7a3a"
-PENALTY_COLOR = "#b3261e"
+from sheet_app.facts import MINUS as MINUS
+from ui.theme import APPLIED_COLOR as APPLIED_COLOR
+from ui.theme import PENALTY_COLOR as PENALTY_COLOR
+from ui.theme import SUPPRESSED_COLOR as SUPPRESSED_COLOR
 
 
 def signed(value: int | float) -> str:
-    """+2, −1, +0 with a real minus sign (it lines up with the plus in proportional fonts)."""
-    if isinstance(value, float) and not value.is_integer():
-        text = f"{value:+.1f}"
-    else:
-        text = f"{int(value):+d}"
-    return text.replace("-", MINUS)
+    """+2, −1, +0 with a real minus sign (`sheet_app.facts.signed` with `MINUS`)."""
+    return facts.signed(value, MINUS)
 
 
 def number(value: float | int | None) -> str:
@@ -110,10 +106,12 @@ def statistic_html(stat: Statistic) -> str:
                           footer=footer)
 
 
-def ability_html(ability: AbilityValue, system: str) -> str:
+def ability_html(ability: AbilityValue, kind: str) -> str:
+    """An ability's breakdown; ``kind`` is the system's `Facts.ability_kind` (``score`` when
+    scores are entered and modifiers derived, ``modifier`` when modifiers are entered)."""
     if ability.score is None:
         return breakdown_html(ability.label, "—", (), footer=("This creature lacks the ability.",))
-    if system == "pf2e":
+    if kind == "modifier":
         return breakdown_html(f"{ability.label} modifier", signed(ability.modifier),
                               ability.breakdown)
     footer = [f"Modifier {signed(ability.modifier)} = floor(({ability.score} − 10) / 2)"]

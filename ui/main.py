@@ -13,7 +13,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-HEADLESS = frozenset({"new", "validate", "export", "roll", "schema", "-h", "--help", "--version"})
+HEADLESS = frozenset({
+    "new", "validate", "export", "roll", "schema", "conditions", "-h", "--help", "--version",
+})
 EXIT_USAGE = 2
 SCREENSHOT_SIZE = (1280, 800)
 

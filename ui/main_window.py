@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import random
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sheet_app import registry
 from sheet_app.checks import modes_for
 from sheet_app.io import (
     LoadError,
@@ -27,9 +29,8 @@ from sheet_app.io import (
     save_character,
     write_text_atomic,
 )
-from sheet_app.model import AnyCharacter, new_character
+from sheet_app.model import CharacterBase
 from sheet_app.rolls import CheckRoll
-from sheet_app.systems import SYSTEM_NAMES, SYSTEMS
 from ui.autosave import Autosaver, default_recovery_dir, find_recovery
 from ui.binding import Binder
 from ui.context import SheetContext, StatSelection
@@ -47,7 +48,7 @@ DEFAULT_SIZE = (1280, 800)
 class MainWindow(QMainWindow):
     def __init__(
         self,
-        character: AnyCharacter,
+        character: CharacterBase,
         path: Path | None = None,
         *,
         settings: QSettings | None = None,
@@ -59,7 +60,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowIcon(icon("sheet-app"))
         self.settings = settings if settings is not None else QSettings()
-        self.document = CharacterDocument(character, self)
+        self.document = CharacterDocument(character)  # parented last: see the end
         self.document.set_path(path)
         self.autosaver = Autosaver(
             self.document, recovery_dir or default_recovery_dir(), parent=self
@@ -103,6 +104,10 @@ class MainWindow(QMainWindow):
                 self.restoreState(state)
         else:
             self.resize(*DEFAULT_SIZE)
+        # Children are destroyed in the order they were adopted. The undo stack announces
+        # its clearing as it is destroyed, so everything listening to the document (the
+        # autosaver, the binder, the roll panel) must be gone by then: the document goes last.
+        self.document.setParent(self)
 
     # --- building ------------------------------------------------------------------------
     def _build_sheet(self) -> None:
@@ -146,10 +151,8 @@ class MainWindow(QMainWindow):
         S = QKeySequence.StandardKey
         self.act_new = self._action("&New…", lambda: self.new_file(), S.New,
                                     "Start a new character (choose a system)")
-        self.act_new_system = {
-            system: self._action(SYSTEM_NAMES[system], lambda _=False, s=system: self.new_file(s))
-            for system in SYSTEMS
-        }
+        self.act_new_system: dict[str, QAction] = {}
+        self._update_new_actions()
         self.act_open = self._action("&Open…", lambda: self.open_file(), S.Open)
         self.act_save = self._action("&Save", lambda: self.save(), S.Save)
         self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S")
@@ -175,9 +178,9 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         file = bar.addMenu("&File")
         file.addAction(self.act_new)
-        new_menu = file.addMenu("New &sheet")
-        for action in self.act_new_system.values():
-            new_menu.addAction(action)
+        self.new_menu = file.addMenu("New &sheet")
+        self.new_menu.aboutToShow.connect(self._fill_new_menu)
+        self._fill_new_menu()
         file.addAction(self.act_open)
         self.recent_menu = file.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -205,6 +208,24 @@ class MainWindow(QMainWindow):
         roll.addAction(self.act_copy_log)
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(self.act_about)
+
+    def _update_new_actions(self) -> None:
+        """One New action per known system, by its name (systems registered since the
+        window opened included)."""
+        for system in registry.all_systems():
+            if system.id not in self.act_new_system:
+                self.act_new_system[system.id] = self._action(
+                    system.name.replace("&", "&&"),  # "D&D" is not a shortcut to D
+                    lambda _=False, s=system.id: self.new_file(s),
+                    tip=f"Start a new {system.name} character")
+
+    def _fill_new_menu(self) -> None:
+        self._update_new_actions()
+        self.new_menu.clear()
+        for system_id in registry.known_ids():
+            action = self.act_new_system.get(system_id)
+            if action is not None:
+                self.new_menu.addAction(action)
 
     def _update_roll_actions(self) -> None:
         modes = modes_for(self.document.system)
@@ -313,15 +334,18 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return False
         if system is None:
-            names = [SYSTEM_NAMES[s] for s in SYSTEMS]
-            current = names.index(SYSTEM_NAMES[self.document.system])
+            systems = registry.all_systems()
+            names = [s.name for s in systems]
+            ids = [s.id for s in systems]
+            current = ids.index(self.document.system) if self.document.system in ids else 0
             choice, ok = QInputDialog.getItem(self, "New character", "Rule system:", names,
                                               current, False)
-            if not ok:
+            if not ok or choice not in names:
                 return False
-            system = SYSTEMS[names.index(choice)]
-        self.document.load(new_character(system), None)
-        self.statusBar().showMessage(f"New {SYSTEM_NAMES[system]} character", 5000)
+            system = ids[names.index(choice)]
+        rules = registry.get(system)
+        self.document.load(rules.new_character(), None)
+        self.statusBar().showMessage(f"New {rules.name} character", 5000)
         return True
 
     def open_file(self, path: str | Path | None = None) -> bool:
@@ -340,7 +364,7 @@ class MainWindow(QMainWindow):
 
     def _choose_and_load(
         self, path: str | Path | None, title: str, verb: str
-    ) -> tuple[Path, AnyCharacter] | None:
+    ) -> tuple[Path, CharacterBase] | None:
         """Ask for a file unless given one, then read it; problems are shown, not raised."""
         if path is None:
             chosen, _ = QFileDialog.getOpenFileName(self, title, self._start_dir(), FILE_FILTER)
@@ -350,7 +374,7 @@ class MainWindow(QMainWindow):
         character = self._load(Path(path), verb)
         return None if character is None else (Path(path), character)
 
-    def _load(self, path: Path, verb: str) -> AnyCharacter | None:
+    def _load(self, path: Path, verb: str) -> CharacterBase | None:
         try:
             return load_character(path)
         except LoadError as exc:
@@ -444,5 +468,5 @@ class MainWindow(QMainWindow):
         QMessageBox.about(
             self, "About sheet-app",
             "<b>sheet-app</b> 0.1.0<br>A d20 character sheet that explains every number.<br>"
-            "Pathfinder 2e, Runarcana and d20 SRD 3.5.",
+            + html.escape(", ".join(s.name for s in registry.all_systems())) + ".",
         )

@@ -2,6 +2,11 @@
 
 It renders what `derive` and `sheet_app.rolls` computed: which modifier won its type, which
 lost and why, the exact odds, every die and the kept one. It never adds anything up itself.
+What differs between systems (the roll modes, the typical DCs, two outcomes or four) comes
+from the system's facts in `sheet_app.registry`.
+
+The panel is a column of small widgets: `StatHeader`, `BreakdownList`, `DcRow`,
+`RollButtons`, `RollResultView` over `RollLogView`; `RollPanel` wires them to the document.
 """
 
 from __future__ import annotations
@@ -10,32 +15,28 @@ import functools
 import html
 import random
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import (
-    QObject,
-    Qt,
-    Signal,
-)
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QKeyEvent, QResizeEvent
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMenu,
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableView,
     QToolButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
+from sheet_app import registry
 from sheet_app.checks import ModeError, format_chance, modes_for, outcomes_for
 from sheet_app.derived import Derived, ModifierLine, Statistic
 from sheet_app.rolls import (
@@ -44,59 +45,48 @@ from sheet_app.rolls import (
     RollRecord,
     append_record,
     format_log,
+    format_record,
     roll_statistic,
     statistic_mode,
     statistic_odds,
 )
-from sheet_app.systems import TYPICAL_DCS
 from ui.context import StatSelection
 from ui.document import Change, CharacterDocument
-from ui.format import (
-    APPLIED_COLOR,
-    PENALTY_COLOR,
-    SUPPRESSED_COLOR,
-    sentence,
-    signed,
-    stat_text,
-    words,
-)
-from ui.tables import (
-    ACCESSIBLE,
-    ALIGNMENT,
+from ui.format import sentence, signed, stat_text, words
+from ui.sections.tables import (
     BACKGROUND,
-    DISPLAY,
+    CENTER_ALIGNMENT,
     FONT,
     FOREGROUND,
     NUMBER_ALIGNMENT,
-    TOOLTIP,
-    FlatTableModel,
+    Column,
+    ColumnTableModel,
     Index,
+    configure_columns,
+    table_view,
 )
-from ui.theme import look
+from ui.theme import (
+    APPLIED_COLOR,
+    DC_NOTE_COLOR,
+    GROUP_BACKGROUND,
+    OUTCOME_COLORS,
+    PENALTY_COLOR,
+    PROMPT_COLOR,
+    SUPPRESSED_COLOR,
+    look,
+    qcolor,
+)
 from ui.widgets import icon, mode_label
 
-"""The invisible root index, as a default argument."""
-
-VALUE_ALIGNMENT = NUMBER_ALIGNMENT
-VERDICT_ALIGNMENT = int(Qt.AlignmentFlag.AlignCenter)
-PENALTY_QCOLOR = QColor(PENALTY_COLOR)
-SUPPRESSED_QCOLOR = QColor(SUPPRESSED_COLOR)
-APPLIED_QCOLOR = QColor(APPLIED_COLOR)
-GROUP_BACKGROUND = QColor("#f1ece3")
-
-OUTCOME_COLORS = {
-    "critical_success": "#0b6e2e",
-    "success": APPLIED_COLOR,
-    "failure": PENALTY_COLOR,
-    "critical_failure": "#7a0f0a",
-}
-OUTCOME_QCOLORS = {outcome: QColor(color) for outcome, color in OUTCOME_COLORS.items()}
 OUTCOME_SHORT = {
     "critical_success": "Crit. success",
     "success": "Success",
     "failure": "Failure",
     "critical_failure": "Crit. failure",
 }
+MODE_SHORT = {"advantage": "adv.", "disadvantage": "dis.", "fortune": "fort.",
+              "misfortune": "misf."}
+"""A roll mode as the log's Check column abbreviates it."""
 
 
 # --- the breakdown ----------------------------------------------------------------------
@@ -154,7 +144,20 @@ def _font(style: str) -> QFont:
     return font
 
 
-class BreakdownModel(FlatTableModel):
+def _line_tip(row: BreakdownRow) -> str | None:
+    line = row.line
+    if line is None or row.kind == "reason":
+        return None
+    verdict = "applies" if line.applied else f"suppressed: {line.reason}"
+    return f"{line.label}: {signed(line.value)} {words(line.type)} — {verdict}"
+
+
+def _row_spoken(row: BreakdownRow) -> str:
+    verdict = {"✔": "applies", "✘": "suppressed"}.get(row.status, "")
+    return " ".join(filter(None, (row.text, row.value, verdict)))
+
+
+class BreakdownModel(ColumnTableModel):
     """One flat row per type header, modifier line and suppression reason.
 
     Columns: the verdict (✔ applies, ✘ suppressed), the value, then the text, so a reason
@@ -162,13 +165,21 @@ class BreakdownModel(FlatTableModel):
     view asks only for the rows on screen: hundreds of modifiers cost no more than three.
     """
 
-    headers = ("", "Value", "Modifier")
+    columns = (
+        Column("", 22, "fixed", align=CENTER_ALIGNMENT, tip=_line_tip, accessible=_row_spoken,
+               show=lambda row: None if row.kind == "reason" else row.status),
+        Column("Value", 40, "fixed", align=NUMBER_ALIGNMENT, tip=_line_tip,
+               accessible=_row_spoken,
+               show=lambda row: None if row.kind == "reason" else row.value),
+        Column("Modifier", resize="stretch", tip=_line_tip, accessible=_row_spoken,
+               show=lambda row: f"   {row.text}" if row.kind == "reason" else row.text),
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[BreakdownRow] = []
         self.wrap = 40
-        """Characters per reason line; the panel sets it from its width."""
+        """Characters per reason line; the view sets it from its width."""
 
     def set_statistic(self, stat: Statistic | None) -> None:
         self.beginResetModel()
@@ -181,15 +192,12 @@ class BreakdownModel(FlatTableModel):
     def row_total(self) -> int:
         return len(self._rows)
 
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
-        col = index.column()
-        if role == DISPLAY:
-            if row.kind == "reason":
-                return f"   {row.text}" if col == 2 else None
-            return (row.status, row.value, row.text)[col]
+    def cell(self, index: Index) -> BreakdownRow | None:
+        row = index.row()
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def styled(self, item: Any, column: int, role: int) -> Any:
+        row: BreakdownRow = item
         suppressed = row.line is not None and not row.line.applied
         if role == FONT:
             if row.kind == "group":
@@ -197,25 +205,16 @@ class BreakdownModel(FlatTableModel):
             if row.kind == "reason":
                 return _font("italic")
             if suppressed:
-                return _font("struck" if col > 0 else "unstruck")
-            return _font("bold" if col == 1 else "plain")
+                return _font("struck" if column > 0 else "unstruck")
+            return _font("bold" if column == 1 else "plain")
         if role == FOREGROUND:
             if suppressed or row.kind == "reason":
-                return PENALTY_QCOLOR if col == 0 else SUPPRESSED_QCOLOR
-            if col == 0 and row.kind == "line":
-                return APPLIED_QCOLOR
+                return qcolor(PENALTY_COLOR if column == 0 else SUPPRESSED_COLOR)
+            if column == 0 and row.kind == "line":
+                return qcolor(APPLIED_COLOR)
             return None
         if role == BACKGROUND:
-            return GROUP_BACKGROUND if row.kind == "group" else None
-        if role == ALIGNMENT:
-            return (VALUE_ALIGNMENT if col else VERDICT_ALIGNMENT) if col < 2 else None
-        if role == TOOLTIP and row.line is not None:
-            line = row.line
-            verdict = "applies" if line.applied else f"suppressed: {line.reason}"
-            return f"{line.label}: {signed(line.value)} {words(line.type)} — {verdict}"
-        if role == ACCESSIBLE:
-            verdict = {"✔": "applies", "✘": "suppressed"}.get(row.status, "")
-            return " ".join(filter(None, (row.text, row.value, verdict)))
+            return qcolor(GROUP_BACKGROUND) if row.kind == "group" else None
         return None
 
 
@@ -227,10 +226,42 @@ def log_records(log: list[Any]) -> list[RollRecord]:
     return [r if isinstance(r, RollRecord) else RollRecord.model_validate(r) for r in log]
 
 
-class RollLogModel(FlatTableModel):
+def _clock(time: str) -> str:
+    try:
+        return datetime.fromisoformat(time).strftime("%H:%M")
+    except ValueError:
+        return time
+
+
+def _faces_text(dice: list[int] | tuple[int, ...], natural: int) -> str:
+    """The kept die, then the dropped one in brackets: ``19 (17)``."""
+    dropped = list(dice)
+    if natural in dropped:
+        dropped.remove(natural)
+    return f"{natural} ({', '.join(map(str, dropped))})" if dropped else str(natural)
+
+
+def _check_text(record: RollRecord) -> str:
+    short = MODE_SHORT.get(record.mode)
+    return f"{record.label} ({short})" if short else record.label
+
+
+def _outcome_text(record: RollRecord) -> str:
+    return "—" if record.outcome is None else OUTCOME_SHORT[record.outcome]
+
+
+class RollLogModel(ColumnTableModel):
     """Past rolls, newest first: time, check, dice, total, outcome."""
 
-    headers = ("Time", "Check", "d20", "Total", "Result")
+    columns = (
+        Column("Time", 42, show=lambda r: _clock(r.time), tip=format_record),
+        Column("Check", resize="stretch", show=_check_text, tip=format_record),
+        Column("d20", 52, show=lambda r: _faces_text(r.dice, r.natural), tip=format_record),
+        Column("Total", 40, show=lambda r: str(r.total), align=NUMBER_ALIGNMENT,
+               tip=format_record),
+        Column("Result", 92, show=_outcome_text, tip=format_record),
+    )
+    RESULT = 4
 
     def __init__(self, document: CharacterDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -251,51 +282,20 @@ class RollLogModel(FlatTableModel):
     def row_total(self) -> int:
         return len(self._records)
 
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or index.row() >= len(self._records):
+    def cell(self, index: Index) -> RollRecord | None:
+        row = index.row()
+        if not 0 <= row < len(self._records):
             return None
-        record = self._records[len(self._records) - 1 - index.row()]
-        col = index.column()
-        if role == DISPLAY:
-            if col == 0:
-                return _clock(record.time)
-            if col == 1:
-                short = {"advantage": "adv.", "disadvantage": "dis.", "fortune": "fort.",
-                         "misfortune": "misf."}.get(record.mode)
-                return f"{record.label} ({short})" if short else record.label
-            if col == 2:
-                return _faces_text(record.dice, record.natural)
-            if col == 3:
-                return str(record.total)
-            if col == 4:
-                return "—" if record.outcome is None else OUTCOME_SHORT[record.outcome]
-        if role == TOOLTIP:
-            from sheet_app.rolls import format_record
+        return self._records[len(self._records) - 1 - row]
 
-            return format_record(record)
-        if role == FOREGROUND and col == 4 and record.outcome:
-            return OUTCOME_QCOLORS[record.outcome]
-        if role == ALIGNMENT and col == 3:
-            return VALUE_ALIGNMENT
+    def styled(self, item: Any, column: int, role: int) -> Any:
+        record: RollRecord = item
+        if role == FOREGROUND and column == self.RESULT and record.outcome:
+            return qcolor(OUTCOME_COLORS[record.outcome])
         return None
 
     def as_text(self) -> str:
         return format_log(self._records)
-
-
-def _clock(time: str) -> str:
-    try:
-        return datetime.fromisoformat(time).strftime("%H:%M")
-    except ValueError:
-        return time
-
-
-def _faces_text(dice: list[int] | tuple[int, ...], natural: int) -> str:
-    """The kept die, then the dropped one in brackets: ``19 (17)``."""
-    dropped = list(dice)
-    if natural in dropped:
-        dropped.remove(natural)
-    return f"{natural} ({', '.join(map(str, dropped))})" if dropped else str(natural)
 
 
 def dice_html(result: CheckRoll) -> str:
@@ -308,13 +308,13 @@ def dice_html(result: CheckRoll) -> str:
             faces.append(f"<span style='font-size:22pt; font-weight:bold'>{face}</span>")
         else:
             faces.append(f"<span style='font-size:14pt; color:{SUPPRESSED_COLOR}'>"
-                          f"<s>{face}</s></span>")
+                         f"<s>{face}</s></span>")
     outcome = ""
     if result.outcome is not None:
         color = OUTCOME_COLORS[result.outcome]
         outcome = (f"<br><span style='font-size:13pt; color:{color}'><b>"
                    f"{words(result.outcome).capitalize()}</b></span>"
-                   f" <span style='color:#555'>vs DC {result.dc}</span>")
+                   f" <span style='color:{DC_NOTE_COLOR}'>vs DC {result.dc}</span>")
     mode = "" if result.mode == "normal" else f" <i>({result.mode})</i>"
     return (
         f"{'&nbsp;&nbsp;'.join(faces)}"
@@ -323,11 +323,131 @@ def dice_html(result: CheckRoll) -> str:
     )
 
 
-PROMPT = ("<span style='color:#8f8a83'>Click the die beside a statistic, press Roll, or press "
-          "Enter in the DC field.</span>")
+PROMPT = (f"<span style='color:{PROMPT_COLOR}'>Click the die beside a statistic, press Roll, "
+          "or press Enter in the DC field.</span>")
 
 
-# --- the panel -----------------------------------------------------------------------------
+def odds_text(stat: Statistic, system: str, dc: int) -> str:
+    """The chance of each outcome ``system`` tells apart, best first (``Success 55%`` where a
+    check passes or fails; all four degrees where the system has them)."""
+    odds = statistic_odds(stat, system, dc)
+    outcomes = outcomes_for(system)
+    if not registry.get(system).facts.four_degrees:
+        outcomes = outcomes[:1]  # a failure's chance is the rest
+    parts = [f"{OUTCOME_SHORT[o]} {format_chance(odds.probabilities[o])}" for o in outcomes]
+    mode_word = "" if odds.mode == "normal" else f" ({odds.mode})"
+    return " · ".join(parts) + mode_word
+
+
+def _column_box(*, spacing: int | None = None) -> QVBoxLayout:
+    box = QVBoxLayout()
+    box.setContentsMargins(0, 0, 0, 0)
+    if spacing is not None:
+        box.setSpacing(spacing)
+    return box
+
+
+# --- the parts of the panel ------------------------------------------------------------------
+
+
+class StatHeader(QWidget):
+    """The selected statistic's name and total, and the roll mode the sheet imposes on it
+    (why it is rolled with advantage, or why two modes cancelled)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = _column_box(spacing=6)
+        self.setLayout(layout)
+        head = QHBoxLayout()
+        self.title = QLabel("Select a statistic")
+        look(self.title, "panelTitle")
+        self.title.setWordWrap(True)
+        self.total = QLabel("")
+        look(self.total, "panelTotal")
+        self.total.setProperty("derived", True)
+        self.total.setAccessibleName("Selected statistic total")
+        head.addWidget(self.title, 1)
+        head.addWidget(self.total)
+        layout.addLayout(head)
+        self.mode_note = QLabel()
+        look(self.mode_note, "modeNote")
+        self.mode_note.setWordWrap(True)
+        layout.addWidget(self.mode_note)
+
+    def show_statistic(self, stat: Statistic | None, system: str) -> None:
+        if stat is None:
+            self.title.setText("Select a statistic")
+            self.total.setText("")
+            self.mode_note.setText("")
+            return
+        self.title.setText(stat.label)
+        self.total.setText(stat_text(stat))
+        self.total.setToolTip(f"DC others roll against: {stat.dc}" if stat.rollable
+                              else "The DC others roll against")
+        explained = ""
+        if stat.rollable:
+            try:
+                explained = statistic_mode(stat, system).explain()
+            except ModeError as exc:
+                explained = str(exc)
+        self.mode_note.setText(sentence(explained) if explained else "")
+        self.mode_note.setVisible(bool(explained))
+
+
+class BreakdownList(QWidget):
+    """Every modifier of the selected statistic, grouped by type, in a flat tree (one
+    `BreakdownModel` row per header, line and reason), then the statistic's notes.
+
+    Suppression reasons wrap to the list's width, so they read whole without a scroll bar.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._shown: Statistic | None = None
+        layout = _column_box()
+        self.setLayout(layout)
+        self.model = BreakdownModel(self)
+        self.tree = QTreeView()
+        self.tree.setObjectName("breakdown")
+        self.tree.setAccessibleName("Modifiers of the selected statistic")
+        self.tree.setModel(self.model)
+        self.tree.setHeaderHidden(True)
+        self.tree.setRootIsDecorated(False)
+        self.tree.setItemsExpandable(False)
+        self.tree.setIndentation(0)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        configure_columns(self.tree.header(), self.model.columns)
+        self.notes = QLabel()
+        look(self.notes, "hint")
+        self.notes.setWordWrap(True)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.notes)
+
+    def show_statistic(self, stat: Statistic | None) -> None:
+        self._shown = stat
+        self.model.set_statistic(stat)
+        if stat is None:
+            self.notes.setText("")
+            return
+        notes = list(stat.notes)
+        if not stat.rollable:
+            notes.append(f"{stat.label} is not rolled: it is the DC others roll against.")
+        self.notes.setText(" ".join(notes))
+        self.notes.setVisible(bool(notes))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # the tree's viewport is laid out after this event: size from this widget itself
+        width = self.width() - 84  # the verdict and value columns, the scroll bar
+        char = max(1.0, self.tree.fontMetrics().averageCharWidth() * 1.15)  # italic, wide glyphs
+        chars = max(16, int(width / char) - 6)
+        if chars != self.model.wrap:
+            self.model.wrap = chars
+            self.model.set_statistic(self._shown)
 
 
 class DcSpinBox(QSpinBox):
@@ -341,6 +461,159 @@ class DcSpinBox(QSpinBox):
             self.submitted.emit()
             return
         super().keyPressEvent(event)
+
+
+class DcRow(QWidget):
+    """The DC to roll against, the system's typical DCs one click away, and the odds of each
+    outcome against it before anyone rolls."""
+
+    changed = Signal(int)
+    submitted = Signal()
+    """Enter in the DC field: roll."""
+
+    def __init__(
+        self,
+        typical_dcs: Callable[[], Sequence[tuple[str, int]]],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._typical_dcs = typical_dcs
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        label = QLabel("DC")
+        look(label, "caption")
+        self.dc = DcSpinBox()
+        self.dc.setRange(0, 60)
+        self.dc.setValue(15)
+        self.dc.setSpecialValueText("none")
+        self.dc.setAccessibleName("Difficulty class")
+        self.dc.setToolTip("The DC to beat (none: just roll). Enter rolls.")
+        label.setBuddy(self.dc)
+        self.dc.valueChanged.connect(self.changed)
+        self.dc.submitted.connect(self.submitted)
+        self.odds = QLabel()
+        look(self.odds, "odds")
+        self.odds.setWordWrap(True)
+        self.odds.setAccessibleName("Odds")
+        self.presets = QToolButton()
+        self.presets.setText("Typical")
+        self.presets.setAutoRaise(True)
+        self.presets.setAccessibleName("Typical DCs")
+        self.presets.setToolTip("Typical DCs of this system")
+        self.presets.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.presets.setMenu(QMenu(self.presets))
+        self.presets.menu().aboutToShow.connect(self._fill_presets)
+        row.addWidget(label)
+        row.addWidget(self.dc)
+        row.addWidget(self.presets)
+        row.addWidget(self.odds, 1)
+
+    def value(self) -> int:
+        """The DC, 0 for none."""
+        return self.dc.value()
+
+    def _fill_presets(self) -> None:
+        menu = self.presets.menu()
+        menu.clear()
+        for name, dc in self._typical_dcs():
+            action = menu.addAction(f"{name}  {dc}")
+            action.triggered.connect(lambda _=False, v=dc: self.dc.setValue(v))
+
+
+class RollButtons(QWidget):
+    """One button per roll mode of the system, the plain roll first."""
+
+    requested = Signal(str)
+    """The mode whose button was pressed."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._box = QHBoxLayout(self)
+        self._box.setContentsMargins(0, 0, 0, 0)
+        self.buttons: dict[str, QPushButton] = {}
+
+    def rebuild(self, modes: Sequence[str]) -> None:
+        while self._box.count():
+            item = self._box.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.buttons = {}
+        for mode in modes:
+            button = QPushButton(mode_label(mode))
+            if mode == "normal":
+                button.setIcon(icon("d20"))
+                look(button, "rollButton")
+                button.setToolTip("Roll (Enter in the DC field, or Ctrl+R)")
+            button.setAccessibleName("Roll" if mode == "normal" else f"Roll with {mode}")
+            button.clicked.connect(lambda _=False, m=mode: self.requested.emit(m))
+            self._box.addWidget(button)
+            self.buttons[mode] = button
+
+    def set_enabled(self, enabled: bool) -> None:
+        for button in self.buttons.values():
+            button.setEnabled(enabled)
+
+
+class RollResultView(QLabel):
+    """The last roll: every die (the kept one large, dropped ones struck), the modifier and
+    total, and the outcome against the DC; a prompt until the first roll."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        look(self, "rollResult")
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self.setAccessibleName("Last roll")
+        self.setMinimumHeight(40)
+        self.setText(PROMPT)
+
+    def show_roll(self, result: CheckRoll) -> None:
+        self.setText(dice_html(result))
+        self.setToolTip(result.summary())
+        self.setAccessibleDescription(result.summary())
+
+
+class RollLogView(QWidget):
+    """The character's past rolls, newest first, with Copy as text and Clear."""
+
+    message = Signal(str)
+
+    def __init__(self, document: CharacterDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        layout = _column_box()
+        self.setLayout(layout)
+        head = QHBoxLayout()
+        title = QLabel("Roll log")
+        look(title, "caption")
+        self.copy = QPushButton("Copy as text")
+        self.copy.setAccessibleName("Copy the roll log as text")
+        self.copy.clicked.connect(self.copy_log)
+        self.clear = QPushButton("Clear")
+        self.clear.setAccessibleName("Clear the roll log")
+        self.clear.clicked.connect(self.clear_log)
+        head.addWidget(title, 1)
+        head.addWidget(self.copy)
+        head.addWidget(self.clear)
+        self.model = RollLogModel(document, self)
+        self.table = table_view("Roll log", "rollLog", self.model, editable=False,
+                                row_height=20)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        layout.addLayout(head)
+        layout.addWidget(self.table, 1)
+
+    def copy_log(self) -> None:
+        text = self.model.as_text()
+        QGuiApplication.clipboard().setText(text)
+        self.message.emit("Roll log copied" if text else "The roll log is empty")
+
+    def clear_log(self) -> None:
+        if self.document.character.roll_log:
+            self.document.set(("roll_log",), [], "Clear roll log", merge=False)
+
+
+# --- the panel -----------------------------------------------------------------------------
 
 
 class RollPanel(QWidget):
@@ -366,145 +639,27 @@ class RollPanel(QWidget):
         self.last: CheckRoll | None = None
         self._shown: Statistic | None = None
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.setSpacing(6)
+        self.header = StatHeader()
+        self.breakdown_list = BreakdownList()
+        self.dc_row = DcRow(lambda: registry.get(self.document.system).facts.typical_dcs)
+        self.roll_buttons = RollButtons()
+        self.result = RollResultView()
+        self.log_view = RollLogView(document)
+        self._compose()
 
-        head = QHBoxLayout()
-        self.title = QLabel("Select a statistic")
-        look(self.title, "panelTitle")
-        self.title.setWordWrap(True)
-        self.total = QLabel("")
-        look(self.total, "panelTotal")
-        self.total.setProperty("derived", True)
-        self.total.setAccessibleName("Selected statistic total")
-        head.addWidget(self.title, 1)
-        head.addWidget(self.total)
-        layout.addLayout(head)
-        self.mode_note = QLabel()
-        look(self.mode_note, "modeNote")
-        self.mode_note.setWordWrap(True)
-        layout.addWidget(self.mode_note)
+        # the parts' widgets by their old names, for the window and the tests
+        self.title, self.total = self.header.title, self.header.total
+        self.mode_note = self.header.mode_note
+        self.breakdown, self.tree = self.breakdown_list.model, self.breakdown_list.tree
+        self.notes = self.breakdown_list.notes
+        self.dc, self.odds, self.dc_presets = self.dc_row.dc, self.dc_row.odds, self.dc_row.presets
+        self.log_model, self.log = self.log_view.model, self.log_view.table
+        self.copy, self.clear = self.log_view.copy, self.log_view.clear
 
-        self.breakdown = BreakdownModel(self)
-        self.tree = QTreeView()
-        self.tree.setObjectName("breakdown")
-        self.tree.setAccessibleName("Modifiers of the selected statistic")
-        self.tree.setModel(self.breakdown)
-        self.tree.setHeaderHidden(True)
-        self.tree.setRootIsDecorated(False)
-        self.tree.setItemsExpandable(False)
-        self.tree.setIndentation(0)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        header = self.tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        header.resizeSection(0, 22)
-        header.resizeSection(1, 40)
-
-        self.notes = QLabel()
-        look(self.notes, "hint")
-        self.notes.setWordWrap(True)
-
-        dc_row = QHBoxLayout()
-        dc_label = QLabel("DC")
-        look(dc_label, "caption")
-        self.dc = DcSpinBox()
-        self.dc.setRange(0, 60)
-        self.dc.setValue(15)
-        self.dc.setSpecialValueText("none")
-        self.dc.setAccessibleName("Difficulty class")
-        self.dc.setToolTip("The DC to beat (none: just roll). Enter rolls.")
-        dc_label.setBuddy(self.dc)
-        self.dc.valueChanged.connect(lambda _v: self._show_odds())
-        self.dc.submitted.connect(lambda: self.roll())
-        self.odds = QLabel()
-        look(self.odds, "odds")
-        self.odds.setWordWrap(True)
-        self.odds.setAccessibleName("Odds")
-        self.dc_presets = QToolButton()
-        self.dc_presets.setText("Typical")
-        self.dc_presets.setAutoRaise(True)
-        self.dc_presets.setAccessibleName("Typical DCs")
-        self.dc_presets.setToolTip("Typical DCs of this system")
-        self.dc_presets.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.dc_presets.setMenu(QMenu(self.dc_presets))
-        self.dc_presets.menu().aboutToShow.connect(self._fill_dc_presets)
-        dc_row.addWidget(dc_label)
-        dc_row.addWidget(self.dc)
-        dc_row.addWidget(self.dc_presets)
-        dc_row.addWidget(self.odds, 1)
-
-        buttons = QHBoxLayout()
-        self.buttons: dict[str, QPushButton] = {}
-        buttons_box = buttons
-        self._mode_buttons_box = buttons_box
-
-        self.result = QLabel()
-        look(self.result, "rollResult")
-        self.result.setTextFormat(Qt.TextFormat.RichText)
-        self.result.setWordWrap(True)
-        self.result.setAccessibleName("Last roll")
-        self.result.setMinimumHeight(40)
-        self.result.setText(PROMPT)
-
-        top = QWidget()
-        tv = QVBoxLayout(top)
-        tv.setContentsMargins(0, 0, 0, 0)
-        tv.addWidget(self.tree, 1)
-        tv.addWidget(self.notes)
-        tv.addLayout(dc_row)
-        tv.addLayout(buttons)
-        tv.addWidget(self.result)
-
-        # the log
-        bottom = QWidget()
-        bv = QVBoxLayout(bottom)
-        bv.setContentsMargins(0, 0, 0, 0)
-        log_head = QHBoxLayout()
-        log_title = QLabel("Roll log")
-        look(log_title, "caption")
-        self.copy = QPushButton("Copy as text")
-        self.copy.setAccessibleName("Copy the roll log as text")
-        self.copy.clicked.connect(self.copy_log)
-        self.clear = QPushButton("Clear")
-        self.clear.setAccessibleName("Clear the roll log")
-        self.clear.clicked.connect(self.clear_log)
-        log_head.addWidget(log_title, 1)
-        log_head.addWidget(self.copy)
-        log_head.addWidget(self.clear)
-        self.log_model = RollLogModel(document, self)
-        self.log = QTableView()
-        self.log.setObjectName("rollLog")
-        self.log.setAccessibleName("Roll log")
-        self.log.setModel(self.log_model)
-        self.log.verticalHeader().setVisible(False)
-        self.log.verticalHeader().setDefaultSectionSize(20)
-        self.log.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.log.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.log.setAlternatingRowColors(True)
-        lh = self.log.horizontalHeader()
-        for col, width in ((0, 42), (2, 52), (3, 40), (4, 92)):
-            lh.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            lh.resizeSection(col, width)
-        lh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        bv.addLayout(log_head)
-        bv.addWidget(self.log, 1)
-
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(top)
-        split.addWidget(bottom)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setChildrenCollapsible(False)
-        layout.addWidget(split, 1)
-
+        self.dc_row.changed.connect(lambda _v: self._show_odds())
+        self.dc_row.submitted.connect(lambda: self.roll())
+        self.roll_buttons.requested.connect(lambda mode: self.roll(mode))
+        self.log_view.message.connect(self.message)
         selection.selected.connect(self.show_statistic)
         selection.rollRequested.connect(lambda stat_id, mode: self.roll(mode, stat_id))
         document.derivedChanged.connect(self._on_derived)
@@ -513,33 +668,37 @@ class RollPanel(QWidget):
         if selection.current:
             self.show_statistic(selection.current)
 
+    def _compose(self) -> None:
+        """The header over a splitter: the breakdown, DC, buttons and result above the log."""
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(6)
+        layout.addWidget(self.header)
+        top = QWidget()
+        column = _column_box()
+        top.setLayout(column)
+        column.addWidget(self.breakdown_list, 1)
+        column.addWidget(self.dc_row)
+        column.addWidget(self.roll_buttons)
+        column.addWidget(self.result)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(self.log_view)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        layout.addWidget(split, 1)
+
+    @property
+    def buttons(self) -> dict[str, QPushButton]:
+        """The roll buttons by mode."""
+        return self.roll_buttons.buttons
+
     # --- following the sheet -------------------------------------------------------------
     def _rebuild_buttons(self) -> None:
-        box = self._mode_buttons_box
-        while box.count():
-            item = box.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        self.buttons = {}
-        for mode in modes_for(self.document.system):
-            button = QPushButton(mode_label(mode))
-            if mode == "normal":
-                button.setIcon(icon("d20"))
-                look(button, "rollButton")
-                button.setToolTip("Roll (Enter in the DC field, or Ctrl+R)")
-            button.setAccessibleName("Roll" if mode == "normal" else f"Roll with {mode}")
-            button.clicked.connect(lambda _=False, m=mode: self.roll(m))
-            box.addWidget(button)
-            self.buttons[mode] = button
+        self.roll_buttons.rebuild(modes_for(self.document.system))
+        self.roll_buttons.set_enabled(self._shown is not None and self._shown.rollable)
         self._show_odds()
-
-    def _fill_dc_presets(self) -> None:
-        menu = self.dc_presets.menu()
-        menu.clear()
-        for name, dc in TYPICAL_DCS[self.document.system]:
-            action = menu.addAction(f"{name}  {dc}")
-            action.triggered.connect(lambda _=False, v=dc: self.dc.setValue(v))
 
     def show_statistic(self, stat_id: str) -> None:
         self.stat_id = stat_id
@@ -552,66 +711,29 @@ class RollPanel(QWidget):
 
     def _render(self, stat: Statistic | None) -> None:
         self._shown = stat
-        self.breakdown.set_statistic(stat)
-        if stat is None:
-            self.title.setText("Select a statistic")
-            self.total.setText("")
-            self.mode_note.setText("")
-            self.notes.setText("")
-        else:
-            self.title.setText(stat.label)
-            self.total.setText(stat_text(stat))
-            self.total.setToolTip(f"DC others roll against: {stat.dc}" if stat.rollable
-                                  else "The DC others roll against")
-            explained = ""
-            if stat.rollable:
-                try:
-                    explained = statistic_mode(stat, self.document.system).explain()
-                except ModeError as exc:
-                    explained = str(exc)
-            self.mode_note.setText(sentence(explained) if explained else "")
-            self.mode_note.setVisible(bool(explained))
-            notes = list(stat.notes)
-            if not stat.rollable:
-                notes.append(f"{stat.label} is not rolled: it is the DC others roll against.")
-            self.notes.setText(" ".join(notes))
-            self.notes.setVisible(bool(notes))
+        self.header.show_statistic(stat, self.document.system)
+        self.breakdown_list.show_statistic(stat)
         rollable = stat is not None and stat.rollable
-        for button in self.buttons.values():
-            button.setEnabled(rollable)
+        self.roll_buttons.set_enabled(rollable)
         self.dc.setEnabled(rollable)
         self._show_odds()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        # the tree's viewport is laid out after this event: size from the panel itself
-        width = self.width() - 100  # margins and the verdict and value columns
-        char = max(1.0, self.tree.fontMetrics().averageCharWidth() * 1.15)  # italic, wide glyphs
-        chars = max(16, int(width / char) - 6)
-        if chars != self.breakdown.wrap:
-            self.breakdown.wrap = chars
-            self.breakdown.set_statistic(self._shown)
-
     def _show_odds(self) -> None:
         stat = self._shown
-        dc = self.dc.value()
+        dc = self.dc_row.value()
+        buttons = self.roll_buttons.buttons
         if stat is None or not stat.rollable or dc == 0:
             self.odds.setText("")
-            for mode, button in self.buttons.items():
+            for mode, button in buttons.items():
                 button.setToolTip(mode_label(mode))
             return
         system = self.document.system
         try:
-            odds = statistic_odds(stat, system, dc)
+            self.odds.setText(odds_text(stat, system, dc))
         except ModeError as exc:
             self.odds.setText(str(exc))
             return
-        parts = [f"{OUTCOME_SHORT[o]} {format_chance(odds.probabilities[o])}"
-                 for o in outcomes_for(system)]
-        text = " · ".join(parts) if system == "pf2e" else parts[0]
-        mode_word = "" if odds.mode == "normal" else f" ({odds.mode})"
-        self.odds.setText(text + mode_word)
-        for mode, button in self.buttons.items():
+        for mode, button in buttons.items():
             if mode == "normal":
                 continue
             try:
@@ -627,7 +749,7 @@ class RollPanel(QWidget):
         stat = self.document.derived.statistics.get(self.stat_id)
         if stat is None:
             return None
-        dc = self.dc.value() or None
+        dc = self.dc_row.value() or None
         try:
             result = roll_statistic(stat, self.document.system, self.rng,
                                     mode=mode, dc=dc)  # type: ignore[arg-type]
@@ -635,9 +757,7 @@ class RollPanel(QWidget):
             self.message.emit(str(exc))
             return None
         self.last = result
-        self.result.setText(dice_html(result))
-        self.result.setToolTip(result.summary())
-        self.result.setAccessibleDescription(result.summary())
+        self.result.show_roll(result)
         record = result.to_record(datetime.now().astimezone())
         log = append_record(log_records(self.document.character.roll_log), record)
         self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
@@ -646,13 +766,10 @@ class RollPanel(QWidget):
         return result
 
     def copy_log(self) -> None:
-        text = self.log_model.as_text()
-        QGuiApplication.clipboard().setText(text)
-        self.message.emit("Roll log copied" if text else "The roll log is empty")
+        self.log_view.copy_log()
 
     def clear_log(self) -> None:
-        if self.document.character.roll_log:
-            self.document.set(("roll_log",), [], "Clear roll log", merge=False)
+        self.log_view.clear_log()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

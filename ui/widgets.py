@@ -33,10 +33,11 @@ from PySide6.QtWidgets import (
 
 from sheet_app.checks import modes_for
 from sheet_app.derived import Statistic
-from sheet_app.systems import ABILITIES, ABILITY_NAMES
+from sheet_app.edit import MISSING
+from sheet_app.edit import Path as Path_
+from sheet_app.facts import ABILITIES, ABILITY_NAMES
 from ui.binding import qt_signals_blocked
 from ui.context import SheetContext
-from ui.document import MISSING, Path_
 from ui.format import stat_text, statistic_html
 from ui.theme import look
 
@@ -83,7 +84,7 @@ def mode_label(mode: str) -> str:
 class BoundSpinBox(QSpinBox):
     """An integer field bound to one model path.
 
-    With ``none_text`` the lowest position means ``None`` (an absent d20srd score, an automatic
+    With ``none_text`` the lowest position means ``None`` (a score a creature lacks, an automatic
     proficiency bonus) and reads as that text.
     """
 
@@ -98,6 +99,7 @@ class BoundSpinBox(QSpinBox):
         none_text: str | None = None,
         missing_value: int | None = None,
         suffix: str = "",
+        step: int = 1,
         tip: str = "",
         parent: QWidget | None = None,
     ) -> None:
@@ -111,6 +113,8 @@ class BoundSpinBox(QSpinBox):
             self.setSpecialValueText(none_text)
         if suffix:
             self.setSuffix(suffix)
+        if step != 1:
+            self.setSingleStep(step)
         self.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.setKeyboardTracking(True)
         self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
@@ -183,6 +187,7 @@ class BoundLineEdit(QLineEdit):
         *,
         placeholder: str = "",
         max_length: int = 200,
+        tip: str = "",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -190,7 +195,7 @@ class BoundLineEdit(QLineEdit):
         self.path = path
         self.setMaxLength(max_length)
         self.setPlaceholderText(placeholder)
-        _name(self, name)
+        _name(self, name, tip)
         self.textEdited.connect(slot(self._edited))
         ctx.binder.bind_input(path, self.refresh)
 
@@ -202,6 +207,8 @@ class BoundLineEdit(QLineEdit):
         if text != self.text():
             with qt_signals_blocked(self):
                 self.setText(text)
+                if not self.hasFocus():
+                    self.setCursorPosition(0)  # a long name shows its start, not its end
 
 
 class BoundCheckBox(QCheckBox):
@@ -342,19 +349,20 @@ class Explainer(QObject):
 
 
 def roll_menu(ctx: SheetContext, stat_id: str, parent: QWidget) -> QMenu:
-    """Roll normally or with each mode the system has (none on d20srd)."""
+    """Roll normally or with each mode the system has (none in some); where the system
+    lets a skill be rolled with another ability, a submenu offers each."""
     menu = QMenu(parent)
     for mode in modes_for(ctx.system):
         text = "Roll" if mode == "normal" else f"Roll with {mode}"
         action = menu.addAction(text)
         action.triggered.connect(lambda _=False, m=mode: ctx.selection.roll(stat_id, m))
-    if ctx.system == "runarcana" and stat_id.startswith("skill:") and "@" not in stat_id:
+    if ctx.facts.skill_variants and stat_id.startswith("skill:") and "@" not in stat_id:
         _add_other_abilities(menu, ctx, stat_id)
     return menu
 
 
 def _add_other_abilities(menu: QMenu, ctx: SheetContext, stat_id: str) -> None:
-    """The seed's variant: a skill's proficiency applied to another ability's check."""
+    """A skill's proficiency applied to another ability's check (``skill:athletics@con``)."""
     own = ctx.document.derived.statistics[stat_id].ability
     sub = menu.addMenu("Roll with another ability")
     for abbr in ABILITIES:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from sheet_app.derived import ModeSource, ModifierLine, Speed, Statistic
-from sheet_app.rules.common import Contribution, EffectIndex, resolve_mode, total_of
+from sheet_app.rules.common import Contribution, EffectIndex, sheet_mode, total_of
 from sheet_app.rules.stacking import BUILT_IN_TYPES
 
 Stacker = Callable[[Sequence[Contribution]], tuple[ModifierLine, ...]]
@@ -65,7 +65,7 @@ class StatisticBuilder:
             label=label,
             total=base + total_of(lines),
             modifiers=lines,
-            roll_mode=resolve_mode(self.system, modes),
+            roll_mode=sheet_mode(self.system, modes),
             mode_sources=tuple(modes),
             base=base,
             ability=ability,

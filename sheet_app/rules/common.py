@@ -134,7 +134,7 @@ def _gather(table: dict[str, list[IndexedModifier]], keys: Iterable[str]) -> lis
     return [hits[k] for k in sorted(hits)]
 
 
-def resolve_mode(system: str, sources: Sequence[ModeSource]) -> RollMode:
+def sheet_mode(system: str, sources: Sequence[ModeSource]) -> RollMode:
     """The mode the sheet itself imposes, by the one set of rules in `sheet_app.checks`.
 
     A mode the system doesn't have can't reach a loaded file (validation refuses it); should

@@ -8,7 +8,6 @@ player can read.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 
 from sheet_app.derived import ModifierLine
 from sheet_app.rules.common import Contribution, signed

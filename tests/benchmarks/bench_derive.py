@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import io
 import json
 import pstats
@@ -31,39 +32,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a plain script
 
+from sheet_app import registry
 from sheet_app.io import character_from_data, load_character
-from sheet_app.model import AnyCharacter
+from sheet_app.model import CharacterBase
 from sheet_app.rules import derive
-from sheet_app.systems import (
-    ABILITIES,
-    D20_SKILLS,
-    MODIFIER_TYPES,
-    PF2E_SKILLS,
-    ROLL_MODES,
-    RUNARCANA_SKILLS,
-)
+from tests.helpers import SAMPLES, TARGETS
 
-ROOT = Path(__file__).resolve().parents[2]
-SYSTEMS = ("pf2e", "runarcana", "d20srd")
-SAMPLES = {s: ROOT / "resources" / "samples" / f"{s}.json" for s in SYSTEMS}
+SYSTEMS = registry.known_ids()
 TYPICAL_TARGET_MS = 1.0
 HEAVY_TARGET_MS = 16.0
 MODIFIERS_PER_EFFECT = 5
 ITEMS = 300
 LINEARITY_STEPS = (50, 100, 200, 400)
-
-_COMMON = ("check", "skill", "save", "attack", "ac", "initiative", "attack:melee",
-           "attack:ranged", *(f"uses:{a}" for a in ABILITIES), *(f"score:{a}" for a in ABILITIES))
-TARGETS = {
-    "runarcana": (*_COMMON, "ability", *(f"ability:{a}" for a in ABILITIES),
-                  *(f"skill:{s}" for s in RUNARCANA_SKILLS), *(f"save:{a}" for a in ABILITIES)),
-    "pf2e": (*_COMMON, "perception", *(f"skill:{s}" for s in PF2E_SKILLS), "save:fortitude",
-             "save:reflex", "save:will"),
-    "d20srd": (*_COMMON, "ability", *(f"ability:{a}" for a in ABILITIES),
-               *(f"skill:{s}" for s in D20_SKILLS), "save:fortitude", "save:reflex",
-               "save:will", "ac:touch", "ac:flat_footed", "ac:armor", "ac:shield",
-               "ac:natural_armor"),
-}
 
 
 def heavy_document(system: str, effects: int = 200, items: int = ITEMS,
@@ -77,8 +57,9 @@ def heavy_document(system: str, effects: int = 200, items: int = ITEMS,
     """
     rng = random.Random(f"{seed}-{system}-{effects}")
     doc: dict[str, Any] = json.loads(SAMPLES[system].read_text())
-    types = MODIFIER_TYPES[system]
-    modes = ROLL_MODES[system]
+    facts = registry.get(system).facts
+    types = facts.modifier_types
+    modes = facts.roll_modes
     doc["effects"] = []
     for i in range(effects):
         mods: list[dict[str, Any]] = []
@@ -91,7 +72,7 @@ def heavy_document(system: str, effects: int = 200, items: int = ITEMS,
                              "targets": targets})
         doc["effects"].append({"name": f"Effect {i % 60}", "active": True,
                                "modifiers": mods})
-    if system == "pf2e":
+    if facts.weight_unit == "bulk":
         doc["inventory"] = [{"name": f"Item {i}", "quantity": 1,
                              "bulk": rng.choice(("L", 0, 1))} for i in range(items)]
     else:
@@ -100,7 +81,7 @@ def heavy_document(system: str, effects: int = 200, items: int = ITEMS,
     return doc
 
 
-def heavy_character(system: str, effects: int = 200) -> AnyCharacter:
+def heavy_character(system: str, effects: int = 200) -> CharacterBase:
     return character_from_data(heavy_document(system, effects))
 
 
@@ -115,11 +96,11 @@ def time_ms(
     return min(runs), statistics.median(runs)
 
 
-def modifier_count(character: AnyCharacter) -> int:
+def modifier_count(character: CharacterBase) -> int:
     return sum(len(e.modifiers) for e in character.effects if e.active)
 
 
-def profile(character: AnyCharacter, top: int = 15) -> str:
+def profile(character: CharacterBase, top: int = 15) -> str:
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(20):
@@ -139,12 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python {sys.version.split()[0]}; per-call times in ms (min / median of 9 runs)\n")
     print(f"{'system':<10} {'typical':>17} {'heavy':>17} {'heavy/typical':>14}  targets")
     missed: list[str] = []
-    heavies: dict[str, AnyCharacter] = {}
+    heavies: dict[str, CharacterBase] = {}
     for system in SYSTEMS:
         typical = load_character(SAMPLES[system])
         heavy = heavies[system] = heavy_character(system)
-        t_min, t_med = time_ms(lambda c=typical: derive(c))
-        h_min, h_med = time_ms(lambda c=heavy: derive(c))
+        t_min, t_med = time_ms(functools.partial(derive, typical))
+        h_min, h_med = time_ms(functools.partial(derive, heavy))
         ok_t = t_med < TYPICAL_TARGET_MS
         ok_h = h_med < HEAVY_TARGET_MS
         if not ok_t:
@@ -165,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         medians = []
         for n in LINEARITY_STEPS:
             character = heavy_character(system, n)
-            medians.append((time_ms(lambda c=character: derive(c), repeat=5)[1],
+            medians.append((time_ms(functools.partial(derive, character), repeat=5)[1],
                             modifier_count(character)))
         (t_lo, m_lo), (t_hi, m_hi) = medians[0], medians[-1]
         slope_us = (t_hi - t_lo) / (m_hi - m_lo) * 1000

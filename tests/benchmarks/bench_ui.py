@@ -54,9 +54,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sheet_app.model import AnyCharacter, Effect, Item, Modifier
+from sheet_app.model import CharacterBase, Effect, Item, Modifier
 from sheet_app.rules import derive
-from sheet_app.systems import RUNARCANA_SKILLS
+from sheet_app.systems.runarcana.facts import SKILLS as RUNARCANA_SKILLS
 from ui.app import application, sample_character
 from ui.main_window import MainWindow
 
@@ -71,7 +71,7 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def heavy_character(broad: bool = False) -> AnyCharacter:
+def heavy_character(broad: bool = False) -> CharacterBase:
     """200 effects × 5 modifiers and 300 items on the runarcana sample.
 
     By default the targets are what real sheets carry: mostly single statistics, a fifth of
@@ -103,7 +103,7 @@ def heavy_character(broad: bool = False) -> AnyCharacter:
 # --- start-up ------------------------------------------------------------------------------
 
 
-def build_sheet(character: AnyCharacter) -> tuple[float, MainWindow]:
+def build_sheet(character: CharacterBase) -> tuple[float, MainWindow]:
     start = time.perf_counter()
     window = MainWindow(character.model_copy(deep=True), settings=SETTINGS)
     window.resize(1280, 800)
@@ -281,7 +281,7 @@ def process_startup(system: str = "runarcana") -> dict[str, float]:
 
 
 def edit_latency(
-    character: AnyCharacter, scores: tuple[int, ...] = (8, 15, 20, 12)
+    character: CharacterBase, scores: tuple[int, ...] = (8, 15, 20, 12)
 ) -> dict[str, float]:
     app = application()
     _, window = build_sheet(character)

@@ -1,4 +1,7 @@
-"""Widget tests run off screen; no dialog may block (each test patches the ones it meets)."""
+"""Widget tests run off screen; no dialog may block (each test patches the ones it meets).
+
+Helpers shared by the tests (and the `MakeWindow` type of ``make_window``) live in
+``tests/ui/helpers.py``."""
 
 from __future__ import annotations
 
@@ -7,18 +10,20 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import random
-from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
 
-from sheet_app.model import AnyCharacter
+from sheet_app import registry
+from sheet_app.model import CharacterBase
+from tests.ui.helpers import OFFSCREEN_NOISE, MakeWindow
 
-OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints()"
-"""The offscreen platform plugin warns when a top-level window gets size hints; xcb doesn't."""
-
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
@@ -43,27 +48,24 @@ def no_blocking_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def make_window(
-    qtbot: object, settings: QSettings, tmp_path: Path
-) -> Iterator[Callable[..., object]]:
-    from ui.app import application, sample_character
+def make_window(qtbot: QtBot, settings: QSettings, tmp_path: Path) -> MakeWindow:
+    """See `MakeWindow`: a string is a system id, whose sample the window opens."""
+    from ui.app import application
     from ui.main_window import MainWindow
 
     application()
-    windows: list[MainWindow] = []
 
-    def make(character: AnyCharacter | str = "runarcana", path: Path | None = None,
+    def make(character: CharacterBase | str = "runarcana", path: Path | None = None,
              seed: int = 1) -> MainWindow:
         if isinstance(character, str):
-            character = sample_character(character)
+            character = registry.get(character).sample()
         window = MainWindow(character, path, settings=settings, rng=random.Random(seed),
                             recovery_dir=tmp_path / "recovery")
-        qtbot.addWidget(  # type: ignore[attr-defined]
-            window, before_close_func=lambda w: w.document.undo_stack.setClean()
+        qtbot.addWidget(
+            window, before_close_func=lambda _widget: window.document.undo_stack.setClean()
         )
         window.resize(1280, 800)
         window.show()
-        windows.append(window)
         return window
 
-    yield make
+    return make

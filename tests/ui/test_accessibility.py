@@ -16,6 +16,9 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
+from sheet_app import registry
+from tests.ui.helpers import MakeWindow, press, sheet_of
+
 INPUTS = (QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QAbstractButton, QTableView)
 
 
@@ -29,12 +32,15 @@ def _is_internal(widget: QWidget) -> bool:
     ) and not widget.accessibleName() and not widget.toolTip())
 
 
-@pytest.mark.parametrize("system", ["runarcana", "pf2e", "d20srd"])
-def test_every_input_has_an_accessible_name(system: str, make_window: object) -> None:
-    window = make_window(system)  # type: ignore[operator]
+@pytest.mark.parametrize("system", registry.known_ids())
+def test_every_input_has_an_accessible_name(system: str, make_window: MakeWindow) -> None:
+    window = make_window(system)
+    sheet = sheet_of(window)
+    for tab in range(sheet.tabs.count()):  # the tabs build their content when first shown
+        sheet.tabs.setCurrentIndex(tab)
     unnamed = []
     for cls in INPUTS:
-        for widget in window.findChildren(cls):  # type: ignore[attr-defined]
+        for widget in window.findChildren(cls):
             if _is_internal(widget):
                 continue
             text = widget.text() if isinstance(widget, QAbstractButton) else ""
@@ -49,16 +55,16 @@ def _named(widget: QWidget | None) -> str:
     return widget.accessibleName() if widget is not None else ""
 
 
-def test_tab_order_follows_the_sheet(qtbot: QtBot, make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
-    window.activateWindow()  # type: ignore[attr-defined]
-    window.sheet.header.name.setFocus()  # type: ignore[attr-defined]
+def test_tab_order_follows_the_sheet(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
+    window.activateWindow()
+    sheet_of(window).header.name.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
     order = [_named(QApplication.focusWidget())]
     for _ in range(14):
         focused = QApplication.focusWidget()
         assert focused is not None
-        qtbot.keyClick(focused, Qt.Key.Key_Tab)
+        press(focused, Qt.Key.Key_Tab)
         order.append(_named(QApplication.focusWidget()))
     assert order[:6] == ["Character name", "Level", "Size", "Race / origin", "Class",
                          "Strength score"]

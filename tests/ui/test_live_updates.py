@@ -3,57 +3,64 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QLabel, QPushButton, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from sheet_app.model import Item, new_character
-from tests.ui.conftest import OFFSCREEN_NOISE
-from tests.ui.helpers import find, hover_tooltip, type_into
+from sheet_app.model import Item
+from tests.ui.helpers import (
+    OFFSCREEN_NOISE,
+    MakeWindow,
+    blank,
+    find,
+    hover_tooltip,
+    sheet_of,
+    type_into,
+)
+from ui.controls import NumberListEdit
+from ui.main_window import MainWindow
 from ui.widgets import DerivedLabel
 
 
-def label(window: object, name: str) -> str:
-    widget = find(window, DerivedLabel, name)  # type: ignore[arg-type]
-    return widget.text()
+def label(window: MainWindow, name: str) -> str:
+    return find(window, DerivedLabel, name).text()
 
 
-def stat(window: object, name: str) -> str:
-    return find(window, QPushButton, name).text()  # type: ignore[arg-type]
+def stat(window: MainWindow, name: str) -> str:
+    return find(window, QPushButton, name).text()
+
 
 
 def test_strength_changes_modifier_skills_capacity_and_encumbrance(
-    qtbot: QtBot, make_window: object
+    qtbot: QtBot, make_window: MakeWindow
 ) -> None:
-    character = new_character("runarcana", "Porter")
-    character.inventory = [Item(name="Pack", quantity=1, weight=40.0)]
-    window = make_window(character)  # type: ignore[operator]
+    character = blank("runarcana", "Porter", inventory=[Item(name="Pack", weight=40.0)])
+    window = make_window(character)
     assert label(window, "Strength modifier") == "+0"
     assert stat(window, "Athletics total") == "+0"
     assert label(window, "Carried load") == "40 / 70 kg"
-    state = window.sheet.inventory.state  # type: ignore[attr-defined]
+    state = sheet_of(window).inventory.state
     assert "Encumbered" in state.text()
     assert label(window, "Speed") == "20 ft"
 
-    type_into(qtbot, find(window, QSpinBox, "Strength score"), "18")  # type: ignore[arg-type]
+    type_into(qtbot, find(window, QSpinBox, "Strength score"), "18")
 
-    assert window.document.character.abilities.str == 18  # type: ignore[attr-defined]
+    assert window.document.value(("abilities", "str")) == 18
     assert label(window, "Strength modifier") == "+4"
     assert stat(window, "Athletics total") == "+4"
     assert stat(window, "Strength save total") == "+4"
     assert label(window, "Carried load") == "40 / 126 kg"
     assert "Unencumbered" in state.text()
     assert label(window, "Speed") == "30 ft"
-    assert "Carrying 40 of 126 kg" in window.sheet.inventory.bar.accessibleDescription()  # type: ignore[attr-defined]
+    assert "Carrying 40 of 126 kg" in sheet_of(window).inventory.bar.accessibleDescription()
 
 
-def test_wisdom_changes_perception_and_passive(qtbot: QtBot, make_window: object) -> None:
-    character = new_character("runarcana")
-    character.skills = {"perception": "proficient"}
-    window = make_window(character)  # type: ignore[operator]
+def test_wisdom_changes_perception_and_passive(qtbot: QtBot, make_window: MakeWindow) -> None:
+    character = blank("runarcana", skills={"perception": "proficient"})
+    window = make_window(character)
     assert stat(window, "Perception total") == "+2"
     assert label(window, "Passive Perception") == "12"
 
-    type_into(qtbot, find(window, QSpinBox, "Wisdom score"), "15")  # type: ignore[arg-type]
+    type_into(qtbot, find(window, QSpinBox, "Wisdom score"), "15")
 
     assert label(window, "Wisdom modifier") == "+2"
     assert stat(window, "Perception total") == "+4"
@@ -62,87 +69,127 @@ def test_wisdom_changes_perception_and_passive(qtbot: QtBot, make_window: object
     assert label(window, "Passive Insight") == "12"
 
 
-def test_constitution_changes_max_hp(qtbot: QtBot, make_window: object) -> None:
-    character = new_character("runarcana")
-    character.level = 4
-    character.abilities.con = 12
-    window = make_window(character)  # type: ignore[operator]
+def test_constitution_changes_max_hp(qtbot: QtBot, make_window: MakeWindow) -> None:
+    character = blank("runarcana", level=4, abilities={"con": 12})
+    window = make_window(character)
     before = int(label(window, "Maximum hit points"))
 
-    type_into(qtbot, find(window, QSpinBox, "Constitution score"), "14")  # type: ignore[arg-type]
+    type_into(qtbot, find(window, QSpinBox, "Constitution score"), "14")
 
     assert label(window, "Constitution modifier") == "+2"
     assert int(label(window, "Maximum hit points")) == before + 4  # RULES.md E: level 4, +1 → +2
 
 
-def test_pf2e_attribute_and_bulk(qtbot: QtBot, make_window: object) -> None:
-    window = make_window("pf2e")  # type: ignore[operator]
-    type_into(qtbot, find(window, QSpinBox, "Strength modifier"), "0")  # type: ignore[arg-type]
+def test_pf2e_attribute_and_bulk(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("pf2e")
+    type_into(qtbot, find(window, QSpinBox, "Strength modifier"), "0")
     assert label(window, "Carried load") == "5 / 10 Bulk"
-    assert "Unencumbered" in window.sheet.inventory.state.text()  # type: ignore[attr-defined]
-    type_into(qtbot, find(window, QSpinBox, "Strength modifier"), "-1")  # type: ignore[arg-type]
+    assert "Unencumbered" in sheet_of(window).inventory.state.text()
+    type_into(qtbot, find(window, QSpinBox, "Strength modifier"), "-1")
     assert label(window, "Carried load") == "5 / 9 Bulk"
-    assert "Encumbered" in window.sheet.inventory.state.text()  # type: ignore[attr-defined]
-    assert "clumsy 1" in window.sheet.inventory.state.text()  # type: ignore[attr-defined]
+    assert "Encumbered" in sheet_of(window).inventory.state.text()
+    assert "clumsy 1" in sheet_of(window).inventory.state.text()
 
 
-def test_d20srd_shows_touch_and_flat_footed_only_there(make_window: object) -> None:
-    d20 = make_window("d20srd")  # type: ignore[operator]
-    assert {"ac", "ac:touch", "ac:flat_footed"} <= set(d20.sheet.defense.buttons)  # type: ignore[attr-defined]
+def test_d20srd_shows_touch_and_flat_footed_only_there(make_window: MakeWindow) -> None:
+    d20 = make_window("d20srd")
+    assert {"ac", "ac:touch", "ac:flat_footed"} <= set(sheet_of(d20).defense.buttons)
     for system in ("runarcana", "pf2e"):
-        window = make_window(system)  # type: ignore[operator]
-        assert set(window.sheet.defense.buttons) == {"ac"}  # type: ignore[attr-defined]
-    runarcana = make_window("runarcana")  # type: ignore[operator]
-    headers = runarcana.sheet.inventory.model.headers  # type: ignore[attr-defined]
+        window = make_window(system)
+        assert set(sheet_of(window).defense.buttons) == {"ac"}
+    runarcana = make_window("runarcana")
+    headers = sheet_of(runarcana).inventory.model.headers
     assert "Bulk" not in headers and "Weight (kg)" in headers
 
 
-def test_only_changed_widgets_update(qtbot: QtBot, make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
-    binder = window.binder  # type: ignore[attr-defined]
+def test_only_changed_widgets_update(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
+    binder = window.binder
     calls: list[str] = []
     binder.bind_derived(("stat", "skill:stealth"), lambda s: calls.append("stealth"))
     calls.clear()
-    type_into(qtbot, find(window, QSpinBox, "Charisma score"), "12")  # type: ignore[arg-type]
+    type_into(qtbot, find(window, QSpinBox, "Charisma score"), "12")
     assert calls == []  # Stealth doesn't use Charisma: not touched
-    type_into(qtbot, find(window, QSpinBox, "Dexterity score"), "16")  # type: ignore[arg-type]
+    type_into(qtbot, find(window, QSpinBox, "Dexterity score"), "16")
     assert calls and set(calls) == {"stealth"}  # "1", then "16"
     total = sum(len(v) for v in binder._derived.values())
     assert binder.updates < total / 2
 
 
-def test_edits_are_one_undo_stream(qtbot: QtBot, make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
+def test_edits_are_one_undo_stream(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
     spin = find(window, QSpinBox, "Strength score")
-    assert not window.isWindowModified()  # type: ignore[attr-defined]
-    type_into(qtbot, spin, "12")  # type: ignore[arg-type]
-    assert window.isWindowModified()  # type: ignore[attr-defined]
+    assert not window.isWindowModified()
+    type_into(qtbot, spin, "12")
+    assert window.isWindowModified()
     assert label(window, "Strength modifier") == "+1"
-    stack = window.document.undo_stack  # type: ignore[attr-defined]
+    stack = window.document.undo_stack
     assert stack.count() == 1  # "1" then "12": one merged edit
-    window.act_undo.trigger()  # type: ignore[attr-defined]
-    assert spin.value() == 8  # type: ignore[attr-defined]
+    window.act_undo.trigger()
+    assert spin.value() == 8
     assert label(window, "Strength modifier") == "−1"
-    assert not window.isWindowModified()  # type: ignore[attr-defined]
-    window.act_redo.trigger()  # type: ignore[attr-defined]
-    assert spin.value() == 12  # type: ignore[attr-defined]
+    assert not window.isWindowModified()
+    window.act_redo.trigger()
+    assert spin.value() == 12
     assert stack.count() == 1  # refreshing the widget didn't echo back as a new edit
 
 
-def test_rejected_edit_leaves_model_and_says_why(qtbot: QtBot, make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
-    rolls = window.sheet.hit_points.rolls  # type: ignore[attr-defined]
+def level_rolls(window: MainWindow) -> NumberListEdit:
+    return find(window, NumberListEdit, "Rolls, level 2+")
+
+
+def test_rejected_edit_leaves_model_and_says_why(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
+    rolls = level_rolls(window)
     rolls.setText("4, 9")
     rolls.editingFinished.emit()
-    assert window.document.character.hit_points.level_rolls == [4, 5]  # type: ignore[attr-defined]
+    assert window.document.value(("hit_points", "level_rolls")) == [4, 5]
     assert rolls.text() == "4, 5"
-    assert "higher than the hit die" in window.statusBar().currentMessage()  # type: ignore[attr-defined]
-    assert window.document.undo_stack.count() == 0  # type: ignore[attr-defined]
+    message = window.statusBar().currentMessage()
+    assert "higher than the hit die" in message and "kept 5" in message
+    assert window.document.undo_stack.count() == 0
+
+
+def test_level_rolls_keep_the_good_entries(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")  # d6, rolls 4, 5
+    rolls = level_rolls(window)
+    rolls.setText("3, 9, 2")
+    rolls.editingFinished.emit()
+    assert window.document.value(("hit_points", "level_rolls")) == [3, 5, 2]
+    assert rolls.text() == "3, 5, 2"
+    assert "higher than the hit die" in window.statusBar().currentMessage()
+    rolls.setText("3, 5, 2, 0, 4")  # a bad new entry: the ones after it are not moved up
+    rolls.editingFinished.emit()
+    assert window.document.value(("hit_points", "level_rolls")) == [3, 5, 2]
+    assert "1 more left off" in window.statusBar().currentMessage()
+    assert window.document.undo_stack.count() == 1
+
+
+def test_a_smaller_hit_die_caps_the_rolls_in_one_step(make_window: MakeWindow) -> None:
+    window = make_window("runarcana")  # d6, rolls 4, 5
+    die = find(window, QComboBox, "Hit die")
+    die.setCurrentIndex(die.findText("d4"))
+    assert window.document.value(("hit_points", "hit_die")) == 4
+    assert window.document.value(("hit_points", "level_rolls")) == [4, 4]
+    assert level_rolls(window).text() == "4, 4"
+    assert window.document.undo_stack.count() == 1
+    window.act_undo.trigger()
+    assert window.document.value(("hit_points", "level_rolls")) == [4, 5]
+    assert die.currentText() == "d6"
+
+
+def test_a_save_proficiency_box_removes_the_entry(make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
+    box = find(window, QCheckBox, "Strength save proficiency")
+    box.setChecked(True)
+    assert window.document.value(("saves", "str")) == "proficient"
+    box.setChecked(False)
+    assert "str" not in window.document.value(("saves",))
 
 
 @pytest.mark.qt_log_ignore(OFFSCREEN_NOISE, "This plugin does not support raise()")  # the tooltip
-def test_derived_numbers_have_breakdown_tooltips(make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
+def test_derived_numbers_have_breakdown_tooltips(make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
     tip = hover_tooltip(find(window, QPushButton, "Stealth total"))
     assert "Cloak of the Shadows" in tip and "Dexterity" in tip
     modifier = find(window, QLabel, "Strength modifier")

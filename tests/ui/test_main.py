@@ -10,8 +10,17 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
+from sheet_app import registry
+from sheet_app.io import save_character
+
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "resources" / "samples"
+
+
+def sample_file(system: str, directory: Path) -> Path:
+    """The sample sheet ``system`` ships, written to a file."""
+    path = directory / f"{system}-sample.json"
+    save_character(registry.get(system).sample(), path)
+    return path
 
 
 def run(*code_or_args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -23,10 +32,11 @@ def run(*code_or_args: str, env: dict[str, str] | None = None) -> subprocess.Com
 
 def test_headless_commands_do_not_import_qt(tmp_path: Path) -> None:
     out = tmp_path / "new.json"
+    sample = sample_file("pf2e", tmp_path)
     code = (
         "import sys\n"
         "from ui.main import main\n"
-        f"assert main(['validate', {str(SAMPLES / 'pf2e.json')!r}]) == 0\n"
+        f"assert main(['validate', {str(sample)!r}]) == 0\n"
         f"assert main(['new', '--system', 'd20srd', '-o', {str(out)!r}]) == 0\n"
         "try:\n"
         "    main(['--version'])\n"
@@ -52,10 +62,10 @@ def test_validate_reports_problems_and_exit_2(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("system", ["runarcana", "pf2e", "d20srd"])
+@pytest.mark.parametrize("system", registry.known_ids())
 def test_screenshot_renders_each_system(system: str, tmp_path: Path) -> None:
     png = tmp_path / f"{system}.png"
-    result = run("-m", "ui.main", "--screenshot", str(png), str(SAMPLES / f"{system}.json"),
+    result = run("-m", "ui.main", "--screenshot", str(png), str(sample_file(system, tmp_path)),
                  env={"QT_QPA_PLATFORM": "offscreen"})
     assert result.returncode == 0, result.stderr
     image = QImage(str(png))

@@ -4,37 +4,52 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QPushButton, QToolButton
+from PySide6.QtWidgets import QMenu, QPushButton, QSpinBox, QToolButton
 from pytestqt.qtbot import QtBot
 
-from sheet_app.model import Effect, Modifier, new_character
+from sheet_app import registry
+from sheet_app.checks import outcomes_for
+from sheet_app.model import CharacterBase, Effect, Modifier
 from sheet_app.rolls import format_log, roll_statistic
-from tests.ui.helpers import find
-from tests.ui.test_effects import item_bonus, lines
-from ui.roll_panel import log_records
+from sheet_app.systems.pf2e.model import Pf2eCharacter
+from tests.ui.helpers import MakeWindow, click, find, item_bonus, lines, press, type_into
+from ui.roll_panel import (
+    OUTCOME_SHORT,
+    BreakdownList,
+    DcRow,
+    RollButtons,
+    RollLogView,
+    RollPanel,
+    RollResultView,
+    StatHeader,
+    log_records,
+)
+from ui.widgets import roll_menu
 
 
-def stealthy_pf2e() -> object:
-    character = new_character("pf2e", "Sly")
+def stealthy_pf2e() -> CharacterBase:
+    character = registry.get("pf2e").new_character("Sly")
+    assert isinstance(character, Pf2eCharacter)
     character.abilities.dex = 3
     character.skills = {"stealth": "expert"}
     character.effects = [item_bonus("Cloak", 2), item_bonus("Ring", 1)]
     return character
 
 
-def test_click_skill_die_rolls_and_explains(qtbot: QtBot, make_window: object) -> None:
-    window = make_window(stealthy_pf2e(), seed=42)  # type: ignore[operator]
-    panel = window.roll_panel  # type: ignore[attr-defined]
+def test_click_skill_die_rolls_and_explains(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window(stealthy_pf2e(), seed=42)
+    panel = window.roll_panel
     panel.dc.setValue(20)
     die = find(window, QToolButton, "Roll Stealth")
     with qtbot.waitSignal(panel.rolled) as rolled:
-        qtbot.mouseClick(die, Qt.MouseButton.LeftButton)
+        click(die)
     result = rolled.args[0]
 
     # the same seed through the shared roll function gives the same dice
-    stat = window.document.derived.statistics["skill:stealth"]  # type: ignore[attr-defined]
+    stat = window.document.derived.statistics["skill:stealth"]
     expected = roll_statistic(stat, "pf2e", random.Random(42), dc=20)
     assert result.dice == expected.dice and result.total == expected.total
 
@@ -58,14 +73,25 @@ def test_click_skill_die_rolls_and_explains(qtbot: QtBot, make_window: object) -
     assert panel.log_model.rowCount() == 1
     assert panel.log_model.index(0, 1).data() == "Stealth"
     assert panel.log_model.index(0, 3).data() == str(result.total)
-    assert log_records(window.document.character.roll_log)[-1].total == result.total  # type: ignore[attr-defined]
-    assert window.isWindowModified()  # type: ignore[attr-defined]
+    assert log_records(window.document.character.roll_log)[-1].total == result.total
+    assert window.isWindowModified()
 
 
-def test_odds_before_rolling_follow_dc(make_window: object) -> None:
-    window = make_window(stealthy_pf2e())  # type: ignore[operator]
-    window.selection.select("skill:stealth")  # type: ignore[attr-defined]
-    panel = window.roll_panel  # type: ignore[attr-defined]
+def test_the_panel_is_composed_of_documented_parts(make_window: MakeWindow) -> None:
+    panel = make_window("pf2e").roll_panel
+    parts = (StatHeader, BreakdownList, DcRow, RollButtons, RollResultView, RollLogView)
+    for part in parts:
+        assert part.__doc__, part.__name__
+        assert len(panel.findChildren(part)) == 1, part.__name__
+    assert panel.title.parentWidget() is panel.header
+    assert panel.dc.parentWidget() is panel.dc_row
+    assert panel.log.parentWidget() is panel.log_view
+
+
+def test_odds_before_rolling_follow_dc(make_window: MakeWindow) -> None:
+    window = make_window(stealthy_pf2e())
+    window.selection.select("skill:stealth")
+    panel = window.roll_panel
     panel.dc.setValue(20)  # +10: 10 on the die succeeds, 20 crits, 1 fumbles
     assert panel.odds.text() == (
         "Crit. success 5% · Success 50% · Failure 40% · Crit. failure 5%"
@@ -74,29 +100,47 @@ def test_odds_before_rolling_follow_dc(make_window: object) -> None:
     assert panel.odds.text() == ""
 
 
-def test_advantage_shows_both_dice_and_kept_one(make_window: object) -> None:
-    window = make_window("runarcana", seed=3)  # type: ignore[operator]
-    panel = window.roll_panel  # type: ignore[attr-defined]
-    window.selection.roll("skill:athletics", "advantage")  # type: ignore[attr-defined]
+@pytest.mark.parametrize("system", registry.known_ids())
+def test_odds_name_the_outcomes_the_system_tells_apart(
+    system: str, make_window: MakeWindow
+) -> None:
+    window = make_window(system)
+    panel = window.roll_panel
+    stat_id = next(s for s, stat in window.document.derived.statistics.items() if stat.rollable)
+    window.selection.select(stat_id)
+    panel.dc.setValue(15)
+    shown = [OUTCOME_SHORT[o] for o in outcomes_for(system)
+             if OUTCOME_SHORT[o] + " " in panel.odds.text()]
+    if registry.get(system).facts.four_degrees:
+        assert shown == [OUTCOME_SHORT[o] for o in outcomes_for(system)]
+    else:
+        assert shown == ["Success"]
+
+
+def test_advantage_shows_both_dice_and_kept_one(make_window: MakeWindow) -> None:
+    window = make_window("runarcana", seed=3)
+    panel = window.roll_panel
+    window.selection.roll("skill:athletics", "advantage")
     result = panel.last
+    assert result is not None
     assert result.mode == "advantage" and len(result.dice) == 2
     assert result.natural == max(result.dice)
     assert "<s>" in panel.result.text()  # the dropped die is struck through
     assert set(panel.buttons) == {"normal", "advantage", "disadvantage"}
 
 
-def test_modes_per_system(make_window: object) -> None:
-    assert set(make_window("pf2e").roll_panel.buttons) == {  # type: ignore[operator]
-        "normal", "fortune", "misfortune"}
-    d20 = make_window("d20srd")  # type: ignore[operator]
-    assert set(d20.roll_panel.buttons) == {"normal"}
-    assert not d20.act_roll_up.isVisible()
+@pytest.mark.parametrize("system", registry.known_ids())
+def test_modes_per_system(system: str, make_window: MakeWindow) -> None:
+    window = make_window(system)
+    modes = registry.get(system).facts.roll_modes
+    assert list(window.roll_panel.buttons) == ["normal", *modes]
+    assert window.act_roll_up.isVisible() == bool(modes)
 
 
-def test_ac_is_not_rolled(make_window: object) -> None:
-    window = make_window("d20srd")  # type: ignore[operator]
+def test_ac_is_not_rolled(make_window: MakeWindow) -> None:
+    window = make_window("d20srd")
     find(window, QPushButton, "Armor Class").click()
-    panel = window.roll_panel  # type: ignore[attr-defined]
+    panel = window.roll_panel
     assert panel.title.text() == "Armor Class"
     assert not panel.buttons["normal"].isEnabled()
     assert "not rolled" in panel.notes.text()
@@ -105,95 +149,129 @@ def test_ac_is_not_rolled(make_window: object) -> None:
     assert panel.stat_id == "ac:touch"
 
 
-def test_enter_and_shortcut_roll_and_log_copies(qtbot: QtBot, make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
-    panel = window.roll_panel  # type: ignore[attr-defined]
-    window.selection.select("skill:stealth")  # type: ignore[attr-defined]
+def test_enter_and_shortcut_roll_and_log_copies(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
+    panel = window.roll_panel
+    window.selection.select("skill:stealth")
     panel.dc.setFocus()
-    qtbot.keyClick(panel.dc, Qt.Key.Key_Return)
+    press(panel.dc, Qt.Key.Key_Return)
     assert panel.log_model.rowCount() == 1
-    window.act_roll.trigger()  # type: ignore[attr-defined]
+    window.act_roll.trigger()
     assert panel.log_model.rowCount() == 2
     panel.copy.click()
     copied = QGuiApplication.clipboard().text()
     assert copied == format_log(panel.log_model.records())
     assert copied.count("\n") == 1 and "Stealth" in copied
-    window.act_undo.trigger()  # type: ignore[attr-defined]
+    window.act_undo.trigger()
     assert panel.log_model.rowCount() == 1
     panel.clear.click()
     assert panel.log_model.rowCount() == 0
 
 
-def test_panel_follows_selection_and_edits(qtbot: QtBot, make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
-    panel = window.roll_panel  # type: ignore[attr-defined]
+def test_panel_follows_selection_and_edits(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
+    panel = window.roll_panel
     find(window, QPushButton, "Arcana total").click()
     assert panel.title.text() == "Arcana"
     before = panel.total.text()
-    window.document.set(("abilities", "int"), 18)  # type: ignore[attr-defined]
+    window.document.set(("abilities", "int"), 18)
     assert panel.total.text() != before
-    window.document.set(("effects",), [Effect(name="Hex", modifiers=[  # type: ignore[attr-defined]
+    window.document.set(("effects",), [Effect(name="Hex", modifiers=[
         Modifier(mode="disadvantage", targets=["skill:arcana"])])])
     assert panel.mode_note.text() == "Disadvantage from Hex"
 
 
-def test_context_menu_offers_the_systems_modes(make_window: object) -> None:
-    from ui.widgets import roll_menu
-
-    window = make_window("pf2e", seed=9)  # type: ignore[operator]
-    menu = roll_menu(window.ctx, "skill:athletics", window)  # type: ignore[attr-defined]
+def test_context_menu_offers_the_systems_modes(make_window: MakeWindow) -> None:
+    window = make_window("pf2e", seed=9)
+    menu = roll_menu(window.ctx, "skill:athletics", window)
     texts = [a.text() for a in menu.actions()]
     assert texts == ["Roll", "Roll with fortune", "Roll with misfortune"]
     menu.actions()[1].trigger()
-    result = window.roll_panel.last  # type: ignore[attr-defined]
+    result = window.roll_panel.last
+    assert result is not None
     assert result.statistic == "skill:athletics" and result.mode == "fortune"
     assert len(result.dice) == 2
-    d20 = make_window("d20srd")  # type: ignore[operator]
+    d20 = make_window("d20srd")
     assert [a.text() for a in roll_menu(d20.ctx, "skill:spot", d20).actions()] == ["Roll"]
 
 
-def test_enter_on_a_focused_total_rolls_it(qtbot: QtBot, make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
+def test_enter_on_a_focused_total_rolls_it(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
     total = find(window, QPushButton, "Insight total")
     total.setFocus()
-    qtbot.keyClick(total, Qt.Key.Key_Space)
-    assert window.roll_panel.title.text() == "Insight"  # type: ignore[attr-defined]
-    assert window.roll_panel.log_model.rowCount() == 0  # type: ignore[attr-defined]
-    qtbot.keyClick(total, Qt.Key.Key_Return)
-    assert window.roll_panel.log_model.rowCount() == 1  # type: ignore[attr-defined]
-    assert window.roll_panel.last.statistic == "skill:insight"  # type: ignore[attr-defined]
+    press(total, Qt.Key.Key_Space)
+    assert window.roll_panel.title.text() == "Insight"
+    assert window.roll_panel.log_model.rowCount() == 0
+    press(total, Qt.Key.Key_Return)
+    assert window.roll_panel.log_model.rowCount() == 1
+    last = window.roll_panel.last
+    assert last is not None and last.statistic == "skill:insight"
 
 
-def test_runarcana_skill_rolled_with_another_ability(qtbot: QtBot, make_window: object) -> None:
-    from PySide6.QtWidgets import QSpinBox
-
-    from tests.ui.helpers import type_into
-    from ui.widgets import roll_menu
-
-    window = make_window("runarcana")  # type: ignore[operator]
-    menu = roll_menu(window.ctx, "skill:athletics", window)  # type: ignore[attr-defined]
+def test_skill_rolled_with_another_ability(qtbot: QtBot, make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
+    menu = roll_menu(window.ctx, "skill:athletics", window)
     sub = next(a.menu() for a in menu.actions() if a.text() == "Roll with another ability")
+    assert isinstance(sub, QMenu)
     names = [a.text() for a in sub.actions()]
     assert "Constitution" in names and "Strength" not in names  # not its own ability
     next(a for a in sub.actions() if a.text() == "Constitution").trigger()
 
-    panel = window.roll_panel  # type: ignore[attr-defined]
+    panel = window.roll_panel
     assert panel.title.text() == "Constitution (Athletics)"
-    assert log_records(window.document.character.roll_log)[-1].label == (  # type: ignore[attr-defined]
+    assert log_records(window.document.character.roll_log)[-1].label == (
         "Constitution (Athletics)")
     before = panel.total.text()
-    type_into(qtbot, find(window, QSpinBox, "Constitution score"), "20")  # type: ignore[arg-type]
+    type_into(qtbot, find(window, QSpinBox, "Constitution score"), "20")
     assert panel.total.text() != before  # it stays live like any statistic
-    assert window.document.derived.statistics["skill:athletics@con"].total == 5  # type: ignore[attr-defined]
+    assert window.document.derived.statistics["skill:athletics@con"].total == 5
 
 
-def test_typical_dcs_of_the_system_fill_the_dc(make_window: object) -> None:
-    window = make_window("runarcana")  # type: ignore[operator]
-    panel = window.roll_panel  # type: ignore[attr-defined]
+@pytest.mark.parametrize("system", registry.known_ids())
+def test_typical_dcs_of_the_system_fill_the_dc(system: str, make_window: MakeWindow) -> None:
+    window = make_window(system)
+    panel = window.roll_panel
+    typical = registry.get(system).facts.typical_dcs
+    menu = panel.dc_presets.menu()
+    menu.aboutToShow.emit()
+    assert [a.text() for a in menu.actions()] == [f"{name}  {dc}" for name, dc in typical]
+    name, dc = typical[len(typical) // 2]
+    next(a for a in menu.actions() if a.text() == f"{name}  {dc}").trigger()
+    assert panel.dc.value() == dc
+    stat_id = next(s for s, stat in window.document.derived.statistics.items() if stat.rollable)
+    window.selection.select(stat_id)
+    assert "%" in panel.odds.text()
+
+
+def test_runarcana_typical_dcs_read_as_before(make_window: MakeWindow) -> None:
+    panel = make_window("runarcana").roll_panel
     menu = panel.dc_presets.menu()
     menu.aboutToShow.emit()
     texts = [a.text() for a in menu.actions()]
     assert texts[0] == "Very easy  5" and texts[-1] == "Nearly impossible  30"
-    next(a for a in menu.actions() if a.text().startswith("Hard")).trigger()
-    assert panel.dc.value() == 20
-    assert "%" in panel.odds.text()
+
+
+def test_the_parts_work_on_their_own(qtbot: QtBot) -> None:
+    """Each part is usable without a window: a DC row with its presets, the buttons."""
+    row = DcRow(lambda: (("Easy", 10), ("Hard", 20)))
+    qtbot.addWidget(row)
+    with qtbot.waitSignal(row.changed):
+        row.presets.menu().aboutToShow.emit()
+        row.presets.menu().actions()[1].trigger()
+    assert row.value() == 20
+    with qtbot.waitSignal(row.submitted):
+        press(row.dc, Qt.Key.Key_Return)
+
+    buttons = RollButtons()
+    qtbot.addWidget(buttons)
+    buttons.rebuild(("normal", "fortune"))
+    with qtbot.waitSignal(buttons.requested) as asked:
+        buttons.buttons["fortune"].click()
+    assert asked.args == ["fortune"]
+    buttons.rebuild(("normal",))
+    assert list(buttons.buttons) == ["normal"]
+
+
+def test_roll_panel_is_the_window_dock(make_window: MakeWindow) -> None:
+    window = make_window("runarcana")
+    assert isinstance(window.roll_panel, RollPanel)

@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
+from sheet_app import registry
+from sheet_app.io import save_character
+
 ROOT = Path(__file__).resolve().parents[2]
 XVFB_RUN = shutil.which("xvfb-run")
 
@@ -34,10 +37,12 @@ def distinct_colors(image: QImage, step: int = 7) -> int:
 def test_window_renders_on_a_real_x_server(tmp_path: Path) -> None:
     assert XVFB_RUN is not None, "xvfb-run is required in CI (apt install xvfb)"
     png = tmp_path / "xcb.png"
+    sample = tmp_path / "sample.json"
+    save_character(registry.get("runarcana").sample(), sample)
     env = {**os.environ, "QT_QPA_PLATFORM": "xcb"}
     result = subprocess.run(
         [XVFB_RUN, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "ui.main",
-         "--screenshot", str(png), str(ROOT / "resources" / "samples" / "runarcana.json")],
+         "--screenshot", str(png), str(sample)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
     )
     assert result.returncode == 0, result.stderr

@@ -1,42 +1,40 @@
-"""Abilities: runarcana and d20srd enter scores and show modifiers; pf2e enters modifiers."""
+"""Abilities: scores entered and modifiers derived, or modifiers entered, as the system says."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from sheet_app.derived import AbilityValue
-from sheet_app.systems import ABILITIES, ABILITY_NAMES
+from sheet_app.facts import ABILITY_NAMES
+from sheet_app.sheetspec import Number
 from ui.context import SheetContext
+from ui.controls import control_for
 from ui.format import ability_html, signed
 from ui.theme import look
-from ui.widgets import BoundSpinBox, ClickableLabel, DerivedLabel, RollButton, Section
+from ui.widgets import ClickableLabel, DerivedLabel, RollButton, Section
 
-SCORE_RANGE = {"runarcana": (1, 30), "d20srd": (0, 99), "pf2e": (-5, 10)}
+PROFICIENCY_CAPTION = "Proficiency"
 
 
 class AbilityBlock:
     """One ability on one grid row: name, the entered value, the derived modifier, a die.
 
-    ``score`` shows the effective score when effects change it ("19 (15)")."""
+    ``effective`` shows the score after effects when they change it ("→ 19")."""
 
-    def __init__(self, ctx: SheetContext, abbr: str, grid: QGridLayout, row: int) -> None:
+    def __init__(
+        self, ctx: SheetContext, abbr: str, spec: Number, grid: QGridLayout, row: int
+    ) -> None:
         self.ctx = ctx
         self.abbr = abbr
-        name = ABILITY_NAMES[abbr]
-        system = ctx.system
-        lo, hi = SCORE_RANGE[system]
+        self.kind = ctx.sheet.abilities.kind
+        name = ABILITY_NAMES.get(abbr, spec.label)
         check = f"ability:{abbr}" if f"ability:{abbr}" in ctx.document.derived.statistics else ""
         self.name = ClickableLabel(abbr.upper(), ctx, check)
         look(self.name, "abilityName")
         self.name.setToolTip(name)
-        word = "modifier" if system == "pf2e" else "score"
-        self.input = BoundSpinBox(
-            ctx, ("abilities", abbr), lo, hi, f"{name} {word}",
-            none_text="—" if system == "d20srd" else None,
-            tip=f"{name} {word}" + (" (— for a creature without it)" if system == "d20srd" else ""),
-        )
+        self.input = control_for(ctx, spec)
         self.name.setBuddy(self.input)
-        self.effective = DerivedLabel(f"{name} effective {word}")
+        self.effective = DerivedLabel(f"{name} effective {self.kind}")
         look(self.effective, "effectiveScore")
         self.modifier = DerivedLabel(f"{name} modifier")
         look(self.modifier, "abilityModifier")
@@ -51,12 +49,12 @@ class AbilityBlock:
     def show_ability(self, ability: AbilityValue | None) -> None:
         if ability is None:
             return
-        system = self.ctx.system
-        explain = lambda: ability_html(ability, system)  # noqa: E731
+        kind = self.kind
+        explain = lambda: ability_html(ability, kind)  # noqa: E731
         changed = ability.score is not None and ability.score != ability.base
         effective = ""
         if changed:
-            effective = signed(ability.score or 0) if system == "pf2e" else f"→ {ability.score}"
+            effective = signed(ability.score or 0) if kind == "modifier" else f"→ {ability.score}"
         self.effective.show_value(effective, explain)
         self.modifier.show_value("—" if ability.score is None else signed(ability.modifier),
                                  explain)
@@ -64,24 +62,21 @@ class AbilityBlock:
 
 class AbilitiesSection(Section):
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
-        title = "Attributes" if ctx.system == "pf2e" else "Abilities"
-        super().__init__(title, parent)
+        spec = ctx.sheet.abilities
+        super().__init__(spec.title, parent)
         grid = QGridLayout(self.body)
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(3)
         grid.setColumnStretch(2, 1)
         self.blocks = {
-            abbr: AbilityBlock(ctx, abbr, grid, row) for row, abbr in enumerate(ABILITIES)
+            abbr: AbilityBlock(ctx, abbr, number, grid, row)
+            for row, (abbr, number) in enumerate(spec.inputs.items())
         }
-        if ctx.system == "runarcana":
-            row = len(ABILITIES)
-            caption = QLabel("Proficiency")
+        if spec.proficiency is not None:
+            row = len(spec.inputs)
+            caption = QLabel(PROFICIENCY_CAPTION)
             look(caption, "caption")
-            self.proficiency = BoundSpinBox(
-                ctx, ("proficiency_bonus",), 0, 20, "Proficiency bonus override",
-                none_text="auto",
-                tip="auto: from level (+2 at 1-4 … +6 at 17-20); set a number for creatures",
-            )
+            self.proficiency = control_for(ctx, spec.proficiency)
             caption.setBuddy(self.proficiency)
             self.pb = DerivedLabel("Proficiency bonus")
             look(self.pb, "abilityModifier")

@@ -2,55 +2,80 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
+from sheet_app.edit import Path as ModelPath
+from sheet_app.sheetspec import Control
 from ui.context import SheetContext
-from ui.sections.skills import rank_choices
+from ui.controls import control_for
 from ui.theme import look
-from ui.widgets import BoundComboBox, BoundLineEdit, BoundSpinBox
 
 
-class ArmorPanel(QWidget):
+def spoken_name(heading: str, spec: Control) -> str:
+    """A control's name with its group's, unless it already says it: "Check penalty" under
+    Shield is "Shield check penalty", "Shield bonus" stays as it is."""
+    label = spec.label
+    if label.lower().startswith(heading.lower()):
+        return label
+    return f"{heading} {label[:1].lower()}{label[1:]}"
+
+
+HINT_WIDTH = 160
+"""The hint beside the groups never gets narrower than this."""
+NAME_CHARS = 24
+"""A name field shows this many characters at least ("Heavy wooden shield")."""
+
+
+class ArmorPanel(QScrollArea):
+    """The groups the system declares (armor; shield and natural armor in some) side by
+    side, each a form under its heading (a lone group needs none: the tab names it); a hint
+    on the right. Scrolls rather than clip when the tab is short."""
+
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        outer = QHBoxLayout(self)
-        form = QFormLayout()
-        form.setHorizontalSpacing(12)
-        outer.addLayout(form, 2)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget()
+        body.setObjectName("armorBody")
+        outer = QHBoxLayout(body)
+        outer.setSpacing(18)
+        self.controls: dict[ModelPath, QWidget] = {}
+        groups = ctx.sheet.armor
+        for heading, specs in groups:
+            column = QVBoxLayout()
+            column.setSpacing(4)
+            if len(groups) > 1:
+                title = QLabel(heading.upper())
+                look(title, "sectionTitle")
+                column.addWidget(title)
+            form = QFormLayout()
+            form.setHorizontalSpacing(12)
+            for spec in specs:
+                widget = control_for(ctx, spec, spoken_name(heading, spec))
+                if isinstance(widget, QLineEdit):
+                    widget.setMinimumWidth(
+                        widget.fontMetrics().averageCharWidth() * NAME_CHARS)
+                self.controls[spec.path] = widget
+                form.addRow(spec.label, widget)
+            column.addLayout(form)
+            column.addStretch(1)
+            outer.addLayout(column, 2)
         side = QVBoxLayout()
         hint = QLabel("The Defense box above updates as you edit: hover AC for every "
                       "modifier, or click it to see the breakdown in the roll panel.")
         hint.setWordWrap(True)
+        hint.setMinimumWidth(HINT_WIDTH)
         look(hint, "hint")
         side.addWidget(hint)
         side.addStretch(1)
         outer.addLayout(side, 1)
-
-        def spin(field: str, lo: int, hi: int, name: str, **kw: object) -> BoundSpinBox:
-            return BoundSpinBox(ctx, ("armor", field), lo, hi, name, **kw)  # type: ignore[arg-type]
-
-        form.addRow("Armor", BoundLineEdit(ctx, ("armor", "name"), "Armor name",
-                                           placeholder="none"))
-        system = ctx.system
-        if system == "runarcana":
-            form.addRow("Base AC", spin("base", 0, 40, "Armor base AC",
-                                        tip="10 unarmoured; the armor's AC otherwise"))
-            form.addRow("Dex cap", spin("dex_cap", 0, 20, "Armor Dexterity cap",
-                                        none_text="none"))
-            form.addRow("Shield", spin("shield", 0, 20, "Shield bonus"))
-        elif system == "pf2e":
-            form.addRow("Item bonus", spin("item_bonus", 0, 20, "Armor item bonus"))
-            form.addRow("Dex cap", spin("dex_cap", 0, 20, "Armor Dexterity cap",
-                                        none_text="none"))
-            form.addRow("Proficiency", BoundComboBox(ctx, ("armor", "rank"),
-                                                     rank_choices("pf2e"), "Armor proficiency"))
-            form.addRow("Check penalty", spin("check_penalty", -10, 0, "Armor check penalty"))
-            form.addRow("Speed penalty", spin("speed_penalty", 0, 30, "Armor speed penalty",
-                                              suffix=" ft"))
-        else:
-            form.addRow("Armor bonus", spin("armor_bonus", 0, 30, "Armor bonus"))
-            form.addRow("Shield bonus", spin("shield_bonus", 0, 30, "Shield bonus"))
-            form.addRow("Natural armor", spin("natural_armor", 0, 50, "Natural armor bonus"))
-            form.addRow("Max Dex", spin("max_dex", 0, 20, "Armor maximum Dexterity bonus",
-                                        none_text="none"))
-            form.addRow("Check penalty", spin("check_penalty", -20, 0, "Armor check penalty"))
+        self.setWidget(body)

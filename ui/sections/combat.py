@@ -2,40 +2,37 @@
 
 from __future__ import annotations
 
-import re
 from functools import partial
-from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from sheet_app.derived import HitPoints, Speed, Statistic
-from sheet_app.model import DieHitPoints
-from sheet_app.systems import skill_label
-from ui.binding import qt_signals_blocked
-from ui.context import SheetContext
-from ui.format import breakdown_html, signed, statistic_html
-from ui.sections.rows import StatRow
-from ui.sections.skills import rank_combo
-from ui.theme import look
-from ui.widgets import (
-    BoundComboBox,
-    BoundSpinBox,
-    DerivedLabel,
-    Section,
-    StatButton,
-    slot,
+from sheet_app.edit import Path as ModelPath
+from sheet_app.sheetspec import (
+    Control,
+    Number,
+    NumberList,
+    PassiveSpec,
+    StatRowSpec,
+    Text,
+    bounds,
 )
+from ui.context import SheetContext
+from ui.controls import control_for
+from ui.format import breakdown_html, signed, statistic_html
+from ui.sections.rows import StatRow, stat_row
+from ui.theme import look
+from ui.widgets import DerivedLabel, Section, StatButton
 
-HIT_DICE = (4, 6, 8, 10, 12, 20)
+HP_COLUMNS = 3
+SPEED_STEP = 5
 
 
 def caption(text: str, buddy: QWidget | None = None) -> QLabel:
@@ -46,49 +43,16 @@ def caption(text: str, buddy: QWidget | None = None) -> QLabel:
     return label
 
 
-class LevelRollsEdit(QLineEdit):
-    """The hit die rolled at each level from 2 on, as ``4, 5, 3``; empty levels use the average.
-
-    Applied when editing finishes (a half-typed list is not a list)."""
-
-    def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
-        self.path = ("hit_points", "level_rolls")
-        self.setValidator(QRegularExpressionValidator(r"[0-9, ]*", self))
-        self.setPlaceholderText("average")
-        self.setAccessibleName("Hit die rolls, levels 2 and up")
-        self.setToolTip("The hit die you rolled at levels 2, 3, …, separated by commas.\n"
-                        "Levels without a roll use the average (die / 2 + 1).")
-        self.editingFinished.connect(slot(self._commit))
-        ctx.binder.bind_input(self.path, self.refresh)
-
-    def _commit(self) -> None:
-        rolls = [int(part) for part in re.split(r"[,\s]+", self.text()) if part]
-        self.ctx.document.set(self.path, rolls, "Set level rolls")
-
-    def refresh(self, value: Any) -> None:
-        text = ", ".join(str(v) for v in value or ())
-        if text != self.text():
-            with qt_signals_blocked(self):
-                self.setText(text)
-
-
-class HitDieCombo(BoundComboBox):
-    """The hit die; a smaller die caps rolls already entered (one command, one undo step)."""
-
-    def _edited(self, index: int) -> None:
-        if index < 0:
-            return
-        die = self._values[index]
-        hp = self.ctx.document.character.hit_points
-        assert isinstance(hp, DieHitPoints)
-        new = hp.model_copy(update={"hit_die": die,
-                                    "level_rolls": [min(r, die) for r in hp.level_rolls]})
-        self.ctx.document.set(("hit_points",), new, "Set hit die")
+def _columns(spec: Control) -> int:
+    """Grid columns a control takes in the Hit points box: lists and text are wide."""
+    return 2 if isinstance(spec, NumberList | Text) else 1
 
 
 class HitPointsSection(Section):
+    """Maximum hit points (derived) between the first two controls the system declares
+    (current and temporary), then its other controls (hit die and rolls, or ancestry and
+    class hit points) two rows at a time: captions over inputs."""
+
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Hit points", parent)
         grid = QGridLayout(self.body)
@@ -96,36 +60,36 @@ class HitPointsSection(Section):
         grid.setVerticalSpacing(3)
         self.max = DerivedLabel("Maximum hit points")
         look(self.max, "bigNumber")
-        self.current = BoundSpinBox(ctx, ("hit_points", "current"), -10_000, 10_000,
-                                    "Current hit points")
-        self.temporary = BoundSpinBox(ctx, ("hit_points", "temporary"), 0, 10_000,
-                                      "Temporary hit points")
-        grid.addWidget(caption("Current", self.current), 0, 0)
+        self.controls: dict[ModelPath, QWidget] = {}
+        specs = ctx.sheet.hit_points
+        first, rest = specs[:2], specs[2:]
+        for spec, col in zip(first, (0, 2), strict=False):
+            widget = self._add(ctx, spec)
+            grid.addWidget(caption(spec.label, widget), 0, col)
+            grid.addWidget(widget, 1, col)
         grid.addWidget(caption("Max"), 0, 1)
-        grid.addWidget(caption("Temp", self.temporary), 0, 2)
-        grid.addWidget(self.current, 1, 0)
         grid.addWidget(self.max, 1, 1, Qt.AlignmentFlag.AlignCenter)
-        grid.addWidget(self.temporary, 1, 2)
-        if ctx.system == "pf2e":
-            self.ancestry = BoundSpinBox(ctx, ("hit_points", "ancestry"), 0, 100, "Ancestry HP",
-                                         tip="Hit points your ancestry gives at level 1")
-            self.class_ = BoundSpinBox(ctx, ("hit_points", "class_"), 0, 100, "Class HP",
-                                       tip="Hit points your class gives each level")
-            grid.addWidget(caption("Ancestry HP", self.ancestry), 2, 0)
-            grid.addWidget(caption("Class HP / level", self.class_), 2, 1, 1, 2)
-            grid.addWidget(self.ancestry, 3, 0)
-            grid.addWidget(self.class_, 3, 1)
-        else:
-            self.die = HitDieCombo(ctx, ("hit_points", "hit_die"),
-                                   [(d, f"d{d}") for d in HIT_DICE], "Hit die")
-            self.rolls = LevelRollsEdit(ctx)
-            grid.addWidget(caption("Hit die", self.die), 2, 0)
-            grid.addWidget(caption("Rolls, level 2+", self.rolls), 2, 1, 1, 2)
-            grid.addWidget(self.die, 3, 0)
-            grid.addWidget(self.rolls, 3, 1, 1, 2)
-        for col in range(3):
-            grid.setColumnStretch(col, 1)
+        placed: list[tuple[Control, QWidget, int, int, int]] = []
+        row, col = 2, 0
+        for spec in rest:
+            width = min(_columns(spec), HP_COLUMNS)
+            if col + width > HP_COLUMNS:
+                row, col = row + 2, 0
+            placed.append((spec, self._add(ctx, spec), row, col, width))
+            col += width
+        for index, (spec, widget, row, col, width) in enumerate(placed):
+            last_in_row = index + 1 == len(placed) or placed[index + 1][2] != row
+            span = HP_COLUMNS - col if last_in_row else width  # room for a long caption
+            grid.addWidget(caption(spec.label, widget), row, col, 1, span)
+            grid.addWidget(widget, row + 1, col, 1, width)
+        for column in range(HP_COLUMNS):
+            grid.setColumnStretch(column, 1)
         ctx.binder.bind_derived(("hp",), self.show_hp)
+
+    def _add(self, ctx: SheetContext, spec: Control) -> QWidget:
+        widget = control_for(ctx, spec)
+        self.controls[spec.path] = widget
+        return widget
 
     def show_hp(self, hp: HitPoints) -> None:
         self.max.show_value(str(hp.max), lambda: breakdown_html("Maximum hit points",
@@ -133,7 +97,8 @@ class HitPointsSection(Section):
 
 
 class DefenseSection(Section):
-    """Armor Class; on d20srd also touch and flat-footed AC."""
+    """The defenses the system lists (AC, and touch and flat-footed AC in some), the first
+    one large."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Defense", parent)
@@ -141,14 +106,13 @@ class DefenseSection(Section):
         layout.setSpacing(12)
         stats = ctx.document.derived.statistics
         self.buttons: dict[str, StatButton] = {}
-        shown = (("ac", "AC"), ("ac:touch", "Touch"), ("ac:flat_footed", "Flat-footed"))
-        for stat_id, text in shown:
+        for stat_id, text in ctx.sheet.defenses:
             if stat_id not in stats:
                 continue
             box = QVBoxLayout()
             box.setSpacing(0)
             button = StatButton(ctx, stat_id, stats[stat_id].label)
-            look(button, "bigNumber" if stat_id == "ac" else "mediumNumber")
+            look(button, "mediumNumber" if self.buttons else "bigNumber")
             self.buttons[stat_id] = button
             box.addWidget(caption(text), 0, Qt.AlignmentFlag.AlignHCenter)
             box.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
@@ -167,8 +131,9 @@ class SpeedRow(QWidget):
         outer.setSpacing(0)
         layout = QHBoxLayout()
         layout.setSpacing(6)
-        self.base = BoundSpinBox(ctx, ("speed",), 0, 300, "Base speed", suffix=" ft")
-        self.base.setSingleStep(5)
+        lo, hi = bounds(ctx.rules.model, "speed")
+        self.base = control_for(ctx, Number(("speed",), "Base speed", lo, hi, suffix=" ft",
+                                            step=SPEED_STEP))
         self.total = DerivedLabel("Speed")
         look(self.total, "rowTotal")
         self.penalty = QLabel()
@@ -196,53 +161,55 @@ class SpeedRow(QWidget):
 
 
 class CombatSection(Section):
-    """Initiative, perception and its passive values, speed, attacks."""
+    """The system's combat rows and lone controls in order (initiative, perception,
+    attacks, base attack bonus…), with the passive values and speed after the first
+    `SheetSpec.combat_split` of them."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Combat", parent)
         layout = QVBoxLayout(self.body)
         layout.setSpacing(1)
         layout.setContentsMargins(6, 4, 6, 4)
-        system = ctx.system
+        sheet = ctx.sheet
+        stats = ctx.document.derived.statistics
         self.rows: dict[str, StatRow] = {}
-        if system == "pf2e":
-            rank = rank_combo(ctx, ("perception",), "Perception proficiency")
-            self._row(ctx, "perception", "Perception", rank, layout)
-        self._row(ctx, "initiative", "Initiative", None, layout)
-        self.passives = PassiveRow(ctx)
-        layout.addWidget(self.passives)
-        layout.addWidget(SpeedRow(ctx))
-        control: QWidget | None = None
-        if system == "pf2e":
-            control = rank_combo(ctx, ("weapon_proficiency",), "Weapon proficiency")
-        elif system == "d20srd":
-            control = BoundSpinBox(ctx, ("base_attack_bonus",), 0, 40, "Base attack bonus",
-                                   tip="Base attack bonus (from class and level)")
-        if control is not None:
-            line = QHBoxLayout()
-            line.setContentsMargins(2, 2, 0, 2)
-            text = "Weapon proficiency" if system == "pf2e" else "Base attack bonus"
-            line.addWidget(caption(text, control))
-            line.addStretch(1)
-            line.addWidget(control)
-            layout.addLayout(line)
-        self._row(ctx, "attack:melee", "Melee attack", None, layout)
-        self._row(ctx, "attack:ranged", "Ranged attack", None, layout)
+        self.controls: dict[ModelPath, QWidget] = {}
+        self.passives: PassiveRow | None = None
+        for index, entry in enumerate(sheet.combat):
+            if index == sheet.combat_split:
+                self._add_passives_and_speed(ctx, layout)
+            if not isinstance(entry, StatRowSpec):
+                self._add_control(ctx, entry, layout)
+            elif entry.stat_id in stats:
+                row = stat_row(ctx, entry)
+                self.rows[entry.stat_id] = row
+                layout.addWidget(row)
+        if len(sheet.combat) <= sheet.combat_split:
+            self._add_passives_and_speed(ctx, layout)
 
-    def _row(
-        self, ctx: SheetContext, stat_id: str, label: str, control: QWidget | None,
-        layout: QVBoxLayout,
-    ) -> None:
-        if stat_id not in ctx.document.derived.statistics:
-            return
-        row = StatRow(ctx, stat_id, label, control)
-        self.rows[stat_id] = row
-        layout.addWidget(row)
+    def _add_passives_and_speed(self, ctx: SheetContext, layout: QVBoxLayout) -> None:
+        if ctx.sheet.passives:
+            self.passives = PassiveRow(ctx)
+            layout.addWidget(self.passives)
+        self.speed = SpeedRow(ctx)
+        layout.addWidget(self.speed)
+
+    def _add_control(self, ctx: SheetContext, spec: Control, layout: QVBoxLayout) -> None:
+        """A control of its own line: caption left, input right (weapon proficiency)."""
+        control = control_for(ctx, spec)
+        self.controls[spec.path] = control
+        line = QHBoxLayout()
+        line.setContentsMargins(2, 2, 0, 2)
+        line.addWidget(caption(spec.label, control))
+        line.addStretch(1)
+        line.addWidget(control)
+        layout.addLayout(line)
 
 
 class PassiveRow(QWidget):
-    """Passive values (10 + the check, ±5 for advantage in runarcana): Perception DC in pf2e,
-    taking 10 on Listen and Spot in d20srd. Hover one for the check behind it."""
+    """Passive values, 10 + a check (±5 for advantage where the system has it): passive
+    Perception, a Perception DC, taking 10 on Listen and Spot. Hover one for the check
+    behind it."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -250,30 +217,29 @@ class PassiveRow(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(2, 2, 0, 2)
         layout.setSpacing(14)
-        prefix = {"runarcana": "Passive ", "pf2e": "", "d20srd": "Take 10: "}[ctx.system]
+        prefix = ctx.sheet.passive_prefix
         self.labels: dict[str, DerivedLabel] = {}
-        for skill in ctx.document.derived.passive:
-            name = "Perception DC" if ctx.system == "pf2e" else skill_label(skill)
+        for spec in ctx.sheet.passives:
             box = QVBoxLayout()
             box.setSpacing(0)
-            value = DerivedLabel(f"{prefix}{name}")
+            value = DerivedLabel(f"{prefix}{spec.label}")
             look(value, "passiveValue")
             value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            box.addWidget(caption(f"{prefix}{name}" if not self.labels else name))
+            box.addWidget(caption(f"{prefix}{spec.label}" if not self.labels else spec.label))
             box.addWidget(value)
             layout.addLayout(box)
-            self.labels[skill] = value
-            ctx.binder.bind_derived(("passive", skill), partial(self._show, skill))
+            self.labels[spec.key] = value
+            ctx.binder.bind_derived(("passive", spec.key), partial(self._show, spec))
         layout.addStretch(1)
 
-    def _show(self, skill: str, value: int | None) -> None:
-        stat_id = "perception" if self.ctx.system == "pf2e" else f"skill:{skill}"
+    def _show(self, spec: PassiveSpec, value: int | None) -> None:
+        title = f"{self.ctx.sheet.passive_prefix}{spec.label}"
 
         def explain() -> str:
-            stat: Statistic | None = self.ctx.document.derived.statistics.get(stat_id)
-            head = f"<b>Passive {skill_label(skill)} {value}</b> = 10 + the check"
+            stat: Statistic | None = self.ctx.document.derived.statistics.get(spec.stat_id)
+            head = f"<b>{title} {value}</b> = 10 + the check"
             if stat is not None and stat.roll_mode in ("advantage", "disadvantage"):
                 head += f" {'+5' if stat.roll_mode == 'advantage' else '−5'} ({stat.roll_mode})"
             return head + ("<hr>" + statistic_html(stat) if stat is not None else "")
 
-        self.labels[skill].show_value(str(value) if value is not None else "—", explain)
+        self.labels[spec.key].show_value(str(value) if value is not None else "—", explain)

@@ -1,56 +1,89 @@
-"""Effects (spells, conditions, items): a table of effects and the modifiers of the chosen one."""
+"""Effects (spells, conditions, items): a table of effects and the modifiers of the chosen one.
+
+Everything system-specific comes from the system's sheet description and facts: the modifier
+types and roll modes offered, whether any word is a type, the quick-add presets, the published
+conditions (whose modifiers the rules compute from their value), and the sacred/profane-style
+side choice where the system has one.
+
+The tab is made of `EffectsToolbar`, the effects table (`EffectsModel`), `ModifierEditor`
+(`ModifiersModel`) and, on request, `ConditionPicker`; `EffectsPanel` wires them together.
+"""
 
 from __future__ import annotations
 
-import json
 import re
-from functools import cache
-from importlib import resources
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMenu,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from sheet_app.model import Effect, Modifier
-from sheet_app.systems import MODIFIER_TYPES, ROLL_MODES
+from sheet_app import registry
+from sheet_app.facts import MINUS
+from sheet_app.model import DICE_RE, Effect, Modifier
+from sheet_app.registry import Condition, RuleSystem
 from ui.context import SheetContext
 from ui.document import Change, Path_
 from ui.format import signed, words
-from ui.sections.tables import ListTableModel
-from ui.tables import Index
-from ui.theme import look
+from ui.sections.tables import (
+    BOUNDS,
+    FONT,
+    FOREGROUND,
+    NUMBER_ALIGNMENT,
+    TOOLTIP,
+    Column,
+    Index,
+    ListTableModel,
+    table_view,
+)
+from ui.theme import COMPUTED_COLOR, INACTIVE_COLOR, look, qcolor
+from ui.widgets import BoundComboBox
+
+TARGETS_HELP = (
+    "Targets, separated by commas: a statistic (skill:stealth, save:dex, ac, initiative),\n"
+    "a group (skill, save, ability, attack, perception), check (every d20 check),\n"
+    "uses:str (every check using Strength) or score:str (the score itself)."
+)
+VALUE_HELP = "A whole number (−2 for a penalty) or dice such as 1d4"
 
 
-@cache
-def _presets() -> dict[str, list[dict[str, Any]]]:
-    text = (resources.files("resources") / "conditions.json").read_text(encoding="utf-8")
-    data: dict[str, list[dict[str, Any]]] = json.loads(text)
-    return data
+# --- texts ---------------------------------------------------------------------------------
 
 
-def conditions(system: str) -> list[tuple[Effect, str]]:
-    """The quick-add effects of ``system``: (effect, one-line description)."""
-    out = []
-    for entry in _presets().get(system, []):
-        effect = Effect.model_validate({k: v for k, v in entry.items() if k != "tip"})
-        out.append((effect, str(entry.get("tip", ""))))
-    return out
+def value_text(value: int | str | None) -> str:
+    """+2, −1, +1d4, −1d6: a modifier's value with its sign."""
+    if isinstance(value, str):
+        text = value if value[:1] in "+-" else f"+{value}"
+        return text.replace("-", MINUS)
+    return signed(value or 0)
+
+
+def parse_value(text: object) -> int | str | None:
+    """A whole number or a dice expression (``1d4``, ``-1d6``); ``None`` if it is neither."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    raw = str(text).strip().replace(MINUS, "-").replace(" ", "").lower()
+    if re.fullmatch(r"[+-]?\d{1,4}", raw):
+        return int(raw)
+    return raw.removeprefix("+") if DICE_RE.match(raw) else None
 
 
 def modifier_text(mod: Modifier) -> str:
@@ -58,64 +91,160 @@ def modifier_text(mod: Modifier) -> str:
     if mod.mode is not None:
         return f"{mod.mode} → {targets}"
     kind = "" if mod.type in (None, "untyped") else f" {words(mod.type or '')}"
-    return f"{signed(mod.value or 0)}{kind} → {targets}"
+    return f"{value_text(mod.value)}{kind} → {targets}"
 
 
 def parse_targets(text: str) -> list[str]:
     return [t for t in re.split(r"[,\s]+", text.strip()) if t]
 
 
-class EffectsModel(ListTableModel):
-    """One row per effect: on/off, name, and its modifiers in one line."""
+def presets(system: str) -> list[tuple[Effect, str]]:
+    """The quick-add effects of ``system`` (its sheet's presets): (effect, one-line tip)."""
+    out = []
+    for entry in registry.get(system).sheet().presets:
+        effect = Effect.model_validate({k: v for k, v in entry.items() if k != "tip"})
+        out.append((effect, str(entry.get("tip", ""))))
+    return out
 
-    headers = ("On", "Effect", "Modifiers")
+
+def condition_effect(condition: Condition, value: int | None = None) -> Effect:
+    """A new, active effect of ``condition`` (at ``value``, 1..max_value, where it has one)."""
+    data: dict[str, Any] = {"name": condition.label, "condition": condition.key,
+                            "active": True}
+    if condition.max_value is not None:
+        level = max(1, min(condition.max_value, value or 1))
+        data["name"] = f"{condition.label} {level}"
+        data["value"] = level
+    return Effect.model_validate(data)
+
+
+def _computed(system: RuleSystem, effect: Effect) -> list[Modifier]:
+    """What ``effect``'s condition does at its value (its own modifiers left out)."""
+    if effect.condition is None:
+        return []
+    return system.condition_modifiers(effect.model_copy(update={"modifiers": []}))
+
+
+# --- the effects table ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EffectRow:
+    """An effect as its row reads it, with its condition looked up in the system."""
+
+    effect: Effect
+    system: RuleSystem
+
+    @property
+    def condition(self) -> Condition | None:
+        key = self.effect.condition
+        return None if key is None else self.system.facts.conditions.get(key)
+
+    @property
+    def condition_label(self) -> str:
+        key = self.effect.condition
+        if key is None:
+            return ""
+        condition = self.condition
+        return condition.label if condition is not None else words(key)
+
+    @property
+    def max_value(self) -> int | None:
+        condition = self.condition
+        return None if condition is None else condition.max_value
+
+    @property
+    def level(self) -> int:
+        return self.effect.value or 1
+
+    def modifiers(self) -> list[Modifier]:
+        """The condition's modifiers, then the effect's own."""
+        return [*_computed(self.system, self.effect), *self.effect.modifiers]
+
+    def auto_name(self, level: int) -> str:
+        """The name `condition_effect` gives this condition at ``level``."""
+        return f"{self.condition_label} {level}"
+
+
+def _set_active(model: EffectsModel, row: int, item: EffectRow, value: Any) -> bool:
+    active = Qt.CheckState(value) == Qt.CheckState.Checked
+    verb = "Activate" if active else "Deactivate"
+    return model.ctx.document.set(("effects", row, "active"), active,
+                                  f"{verb} {item.effect.name}")
+
+
+def _rename(model: EffectsModel, row: int, item: EffectRow, value: Any) -> bool:
+    return model.ctx.document.set(("effects", row, "name"), str(value), "Rename effect")
+
+
+def _set_level(model: EffectsModel, row: int, item: EffectRow, value: Any) -> bool:
+    """A condition's new value, within 1..max_value; a name that spelled the old value
+    (``Frightened 2``) follows it in the same undo step."""
+    doc = model.ctx.document
+    top = item.max_value or 1
+    try:
+        level = int(value)
+    except (TypeError, ValueError):
+        doc.rejected.emit(f"not a whole number: {value!r}")
+        return False
+    if not 1 <= level <= top:
+        doc.rejected.emit(f"{item.condition_label} goes from 1 to {top}, not {level}")
+        return False
+    update: dict[str, Any] = {"value": level}
+    if item.effect.name == item.auto_name(item.level):
+        update["name"] = item.auto_name(level)
+    new = item.effect.model_copy(update=update, deep=True)
+    return doc.set(("effects", row), new, f"Set {item.condition_label} to {level}")
+
+
+def _modifiers_text(item: EffectRow) -> str:
+    return "; ".join(modifier_text(m) for m in item.modifiers()) or "—"
+
+
+def _modifiers_tip(item: EffectRow) -> str | None:
+    return "<br>".join(modifier_text(m) for m in item.modifiers()) or None
+
+
+def _spoken_state(item: EffectRow) -> str:
+    return f"{item.effect.name} {'active' if item.effect.active else 'inactive'}"
+
+
+def _condition_tip(item: EffectRow) -> str | None:
+    condition = item.condition
+    return condition.summary if condition is not None else None
+
+
+class EffectsModel(ListTableModel):
+    """One row per effect: on/off, name, its condition and value, and what it changes."""
+
+    columns = (
+        Column("On", 34, "fixed", editor="check", write=_set_active,
+               checked=lambda r: r.effect.active,
+               accessible=_spoken_state),
+        Column("Effect", 150, show=lambda r: r.effect.name, editor="text", write=_rename),
+        Column("Condition", 84, show=lambda r: r.condition_label, tip=_condition_tip),
+        Column("Value", 44, align=NUMBER_ALIGNMENT, editor="bounded", write=_set_level,
+               show=lambda r: str(r.level) if r.max_value else "",
+               value=lambda r: r.level,
+               editable=lambda r: r.max_value is not None,
+               bounds=lambda r: (1, r.max_value or 1),
+               tip=lambda r: f"1 to {r.max_value}" if r.max_value else None),
+        Column("Modifiers", resize="stretch", show=_modifiers_text, tip=_modifiers_tip),
+    )
+    ON, NAME, CONDITION, VALUE, MODIFIERS = range(5)
 
     def __init__(self, ctx: SheetContext, parent: QObject | None = None) -> None:
         super().__init__(ctx, ("effects",), parent)
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.column() == 0:
-            return base | Qt.ItemFlag.ItemIsUserCheckable
-        if index.column() == 1:
-            return base | Qt.ItemFlag.ItemIsEditable
-        return base
+    def cell(self, index: Index) -> EffectRow | None:
+        effect = self.row_item(index)
+        return None if effect is None else EffectRow(effect, self.ctx.rules)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        effect: Effect | None = self.row_item(index)
-        if effect is None:
-            return None
-        col = index.column()
-        if col == 0 and role == Qt.ItemDataRole.CheckStateRole:
-            return Qt.CheckState.Checked if effect.active else Qt.CheckState.Unchecked
-        if col == 0 and role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{effect.name} {'active' if effect.active else 'inactive'}"
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            if col == 1:
-                return effect.name
-            if col == 2:
-                return "; ".join(modifier_text(m) for m in effect.modifiers) or "—"
-        if role == Qt.ItemDataRole.ForegroundRole and not effect.active and col > 0:
-            return QColor("#8a8f98")
-        if role == Qt.ItemDataRole.ToolTipRole and col == 2:
-            return "<br>".join(modifier_text(m) for m in effect.modifiers) or None
+    def styled(self, item: Any, column: int, role: int) -> Any:
+        row: EffectRow = item
+        if role == FOREGROUND and not row.effect.active and column > 0:
+            return qcolor(INACTIVE_COLOR)
         return None
-
-    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        effect: Effect | None = self.row_item(index)
-        if effect is None:
-            return False
-        row = index.row()
-        if index.column() == 0 and role == Qt.ItemDataRole.CheckStateRole:
-            active = Qt.CheckState(value) == Qt.CheckState.Checked
-            name = effect.name
-            return self.ctx.document.set(("effects", row, "active"), active,
-                                         f"{'Activate' if active else 'Deactivate'} {name}")
-        if index.column() == 1 and role == Qt.ItemDataRole.EditRole:
-            return self.ctx.document.set(("effects", row, "name"), str(value), "Rename effect")
-        return False
 
     def add(self, effect: Effect, text: str) -> int:
         row = len(self._shown)
@@ -123,10 +252,78 @@ class EffectsModel(ListTableModel):
         return row
 
 
-class ModifiersModel(ListTableModel):
-    """The modifiers of one effect: type (or roll mode), value and targets."""
+# --- the modifiers of one effect -----------------------------------------------------------
 
-    headers = ("Type", "Value", "Targets")
+
+@dataclass(frozen=True, slots=True)
+class ModifierRow:
+    """A modifier as its row reads it; ``computed_by`` names the condition (and value) whose
+    rules made it: such a row is shown so players see what the condition does, not edited."""
+
+    modifier: Modifier
+    computed_by: str | None = None
+
+    @property
+    def editable(self) -> bool:
+        return self.computed_by is None
+
+
+def _type_shown(row: ModifierRow) -> str:
+    mod = row.modifier
+    return f"{mod.mode} (roll)" if mod.mode is not None else words(mod.type or "")
+
+
+def _set_type(model: ModifiersModel, row: int, item: ModifierRow, value: Any) -> bool:
+    mod = item.modifier
+    kind = str(value).strip()
+    doc = model.ctx.document
+    path = (*model.path, row)
+    if kind in model.ctx.sheet.roll_modes:
+        new = Modifier(mode=kind, targets=mod.targets)
+    elif mod.mode is not None:
+        new = Modifier(type=kind, value=1, targets=mod.targets)
+    else:
+        return doc.set((*path, "type"), kind, "Set modifier type")
+    return doc.set(path, new, "Set modifier type")
+
+
+def _set_value(model: ModifiersModel, row: int, item: ModifierRow, value: Any) -> bool:
+    parsed = parse_value(value)
+    if parsed is None:
+        model.ctx.document.rejected.emit(f"not a whole number or dice like 1d4: {value!r}")
+        return False
+    return model.ctx.document.set((*model.path, row, "value"), parsed, "Set modifier value")
+
+
+def _set_targets(model: ModifiersModel, row: int, item: ModifierRow, value: Any) -> bool:
+    return model.ctx.document.set((*model.path, row, "targets"), parse_targets(str(value)),
+                                  "Set modifier targets")
+
+
+def _targets_tip(row: ModifierRow) -> str:
+    if row.computed_by is None:
+        return TARGETS_HELP
+    return f"From {row.computed_by}: set by the rules (change the condition's value instead)"
+
+
+class ModifiersModel(ListTableModel):
+    """The modifiers of one effect: type (or roll mode), value and targets; below its own,
+    read-only, the modifiers its condition gives at its value."""
+
+    columns = (
+        Column("Type", 120, show=_type_shown, editor="choice", write=_set_type,
+               value=lambda r: r.modifier.mode or r.modifier.type,
+               editable=lambda r: r.editable,
+               tip=lambda r: f"From {r.computed_by}" if r.computed_by else None),
+        Column("Value", 52, align=NUMBER_ALIGNMENT, editor="text", write=_set_value,
+               show=lambda r: "—" if r.modifier.mode is not None else value_text(r.modifier.value),
+               value=lambda r: "" if r.modifier.value is None else str(r.modifier.value),
+               editable=lambda r: r.editable and r.modifier.mode is None,
+               tip=lambda r: VALUE_HELP if r.editable else f"From {r.computed_by}"),
+        Column("Targets", resize="stretch", show=lambda r: ", ".join(r.modifier.targets),
+               editor="text", write=_set_targets, editable=lambda r: r.editable,
+               tip=_targets_tip),
+    )
 
     def __init__(self, ctx: SheetContext, parent: QObject | None = None) -> None:
         self.effect_row = -1
@@ -135,11 +332,28 @@ class ModifiersModel(ListTableModel):
     def watch_path(self) -> Path_:
         return ("effects",)
 
-    def items(self) -> list[Any]:
+    def effect(self) -> Effect | None:
         effects = self.ctx.document.character.effects
         if not self._detached and 0 <= self.effect_row < len(effects):
-            return effects[self.effect_row].modifiers
-        return []
+            return effects[self.effect_row]
+        return None
+
+    def items(self) -> list[Any]:
+        effect = self.effect()
+        if effect is None:
+            return []
+        rows = [ModifierRow(m) for m in effect.modifiers]
+        computed = _computed(self.ctx.rules, effect)
+        if computed:
+            source = EffectRow(effect, self.ctx.rules)
+            label = (source.auto_name(source.level) if source.max_value
+                     else source.condition_label)
+            rows.extend(ModifierRow(m, label) for m in computed)
+        return rows
+
+    def own_count(self) -> int:
+        effect = self.effect()
+        return 0 if effect is None else len(effect.modifiers)
 
     def set_effect(self, row: int) -> None:
         if self._detached:
@@ -153,256 +367,322 @@ class ModifiersModel(ListTableModel):
     def _on_change(self, change: Change) -> None:
         path = change.path
         if change.kind != "reset" and self.effect_row >= 0 and path[:3] == self.path:
-            super()._on_change(change)  # inside this effect's modifiers
-        elif len(path) <= 1 or (len(path) == 2 and path[1] == self.effect_row):
-            # the effects list itself, or this whole effect, was replaced
+            super()._on_change(change)  # inside this effect's modifiers (computed rows last)
+        elif len(path) <= 1 or (path[1] == self.effect_row
+                                and (len(path) == 2 or path[2] in ("condition", "value"))):
+            # the effects list, this whole effect or its condition changed
             self.set_effect(min(self.effect_row, len(self.ctx.document.character.effects) - 1))
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        mod: Modifier | None = self.row_item(index)
-        if mod is None:
-            return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.column() == 1 and mod.mode is not None:
-            return base
-        return base | Qt.ItemFlag.ItemIsEditable
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        mod: Modifier | None = self.row_item(index)
-        if mod is None:
-            return None
-        col = index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            if col == 0:
-                if mod.mode is not None:
-                    return mod.mode if role == Qt.ItemDataRole.EditRole else f"{mod.mode} (roll)"
-                return mod.type if role == Qt.ItemDataRole.EditRole else words(mod.type or "")
-            if col == 1:
-                if mod.mode is not None:
-                    return "—"
-                return mod.value if role == Qt.ItemDataRole.EditRole else signed(mod.value or 0)
-            if col == 2:
-                return ", ".join(mod.targets)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and col == 2:
-            return TARGETS_HELP
-        if role == Qt.ItemDataRole.FontRole and col == 0 and mod.mode is not None:
+    def styled(self, item: Any, column: int, role: int) -> Any:
+        row: ModifierRow = item
+        if role == FONT and (row.computed_by or (column == 0 and row.modifier.mode)):
             font = QFont()
             font.setItalic(True)
             return font
+        if role == FOREGROUND and row.computed_by:
+            return qcolor(COMPUTED_COLOR)
         return None
-
-    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        mod: Modifier | None = self.row_item(index)
-        if role != Qt.ItemDataRole.EditRole or mod is None:
-            return False
-        row, col = index.row(), index.column()
-        path = (*self.path, row)
-        doc = self.ctx.document
-        if col == 0:
-            kind = str(value).strip()
-            if kind in ROLL_MODES[self.ctx.system]:
-                new = Modifier(mode=kind, targets=mod.targets)
-            elif mod.mode is not None:
-                new = Modifier(type=kind, value=1, targets=mod.targets)
-            else:
-                return doc.set((*path, "type"), kind, "Set modifier type")
-            return doc.set(path, new, "Set modifier type")
-        if col == 1:
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                doc.rejected.emit(f"not a whole number: {value!r}")
-                return False
-            return doc.set((*path, "value"), number, "Set modifier value")
-        if col == 2:
-            return doc.set((*path, "targets"), parse_targets(str(value)), "Set modifier targets")
-        return False
 
     def add(self, mode: bool) -> None:
         if self.effect_row < 0:
             return
-        system = self.ctx.system
-        modifier = (
-            Modifier(mode=ROLL_MODES[system][0], targets=["check"])
-            if mode else Modifier(type=MODIFIER_TYPES[system][0] if system == "pf2e"
-                                  else "untyped", value=1, targets=["check"])
-        )
-        self.ctx.document.insert(self.path, len(self._shown), modifier, "Add modifier")
+        sheet = self.ctx.sheet
+        if mode:
+            if not sheet.roll_modes:
+                return
+            modifier = Modifier(mode=sheet.roll_modes[0], targets=["check"])
+        else:
+            types = sheet.modifier_types
+            kind = "untyped" if "untyped" in types or not types else types[0]
+            modifier = Modifier(type=kind, value=1, targets=["check"])
+        self.ctx.document.insert(self.path, self.own_count(), modifier, "Add modifier")
 
     def remove(self, row: int) -> None:
-        if 0 <= row < len(self._shown):
+        if 0 <= row < self.own_count():
             self.ctx.document.remove(self.path, row, "Remove modifier")
 
 
-TARGETS_HELP = (
-    "Targets, separated by commas: a statistic (skill:stealth, save:dex, ac, initiative),\n"
-    "a group (skill, save, ability, attack, perception), check (every d20 check),\n"
-    "uses:str (every check using Strength) or score:str (the score itself)."
-)
+# --- editors -------------------------------------------------------------------------------
 
 
 class TypeDelegate(QStyledItemDelegate):
-    """A list of the system's modifier types and roll modes (runarcana also takes any word)."""
+    """A list of the system's modifier types and roll modes; where the system names no
+    stacking types (``open_types``), any word may be typed."""
 
-    def __init__(self, system: str, parent: QObject | None = None) -> None:
+    def __init__(self, types: Sequence[str], open_types: bool,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.system = system
+        self.types = list(types)
+        self.open_types = open_types
 
     def createEditor(
         self, parent: QWidget, option: QStyleOptionViewItem, index: Index
     ) -> QWidget:
         combo = QComboBox(parent)
         combo.setAccessibleName("Modifier type")
-        combo.addItems(list(MODIFIER_TYPES[self.system]) + list(ROLL_MODES[self.system]))
-        combo.setEditable(self.system == "runarcana")
+        combo.addItems(self.types)
+        combo.setEditable(self.open_types)
         return combo
 
     def setEditorData(self, editor: QWidget, index: Index) -> None:
-        assert isinstance(editor, QComboBox)
+        if not isinstance(editor, QComboBox):
+            return
         value = str(index.data(Qt.ItemDataRole.EditRole) or "")
         found = editor.findText(value)
         if found >= 0:
             editor.setCurrentIndex(found)
-        else:
+        elif editor.isEditable():
             editor.setEditText(value)
 
     def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:
-        assert isinstance(editor, QComboBox)
-        model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
 
 
-def _table(name: str) -> QTableView:
-    view = QTableView()
-    view.setAccessibleName(name)
-    view.setAlternatingRowColors(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.verticalHeader().setVisible(False)
-    view.verticalHeader().setDefaultSectionSize(22)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                         | QAbstractItemView.EditTrigger.EditKeyPressed
-                         | QAbstractItemView.EditTrigger.SelectedClicked)
-    return view
+class BoundedDelegate(QStyledItemDelegate):
+    """A spin box limited to the cell's `BOUNDS` (a condition's 1..max_value)."""
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: Index
+    ) -> QWidget:
+        spin = QSpinBox(parent)
+        spin.setAccessibleName("Condition value")
+        lo, hi = index.data(BOUNDS) or (1, 1)
+        spin.setRange(int(lo), int(hi))
+        return spin
+
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
+        if isinstance(editor, QSpinBox):
+            editor.setValue(int(index.data(Qt.ItemDataRole.EditRole) or editor.minimum()))
+
+    def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:
+        if isinstance(editor, QSpinBox):
+            editor.interpretText()
+            model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
 
 
-class EffectsPanel(QWidget):
+class ConditionPicker(QDialog):
+    """The system's published conditions: pick one (its summary shown, and as the tooltip),
+    and its value where it has one; accepting offers the new effect through `chosen`."""
+
+    chosen = Signal(object)
+    """The `Effect` to add."""
+
+    def __init__(self, conditions: Mapping[str, Condition],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Add condition")
+        self.conditions = list(conditions.values())
+        form = QFormLayout(self)
+        self.combo = QComboBox()
+        self.combo.setAccessibleName("Condition")
+        for i, condition in enumerate(self.conditions):
+            self.combo.addItem(condition.label, condition.key)
+            self.combo.setItemData(i, condition.summary, TOOLTIP)
+        self.summary = QLabel()
+        look(self.summary, "conditionSummary")
+        self.summary.setWordWrap(True)
+        self.summary.setMinimumWidth(280)
+        self.value = QSpinBox()
+        self.value.setAccessibleName("Condition value")
+        self.value_label = QLabel("&Value")
+        self.value_label.setBuddy(self.value)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        condition_label = QLabel("&Condition")
+        condition_label.setBuddy(self.combo)
+        form.addRow(condition_label, self.combo)
+        form.addRow(self.summary)
+        form.addRow(self.value_label, self.value)
+        form.addRow(buttons)
+        self.combo.currentIndexChanged.connect(self._show)
+        self._show(self.combo.currentIndex())
+
+    def condition(self) -> Condition | None:
+        index = self.combo.currentIndex()
+        return self.conditions[index] if 0 <= index < len(self.conditions) else None
+
+    def choose(self, key: str, value: int | None = None) -> None:
+        """Select the condition ``key`` (and its value), as a player would."""
+        self.combo.setCurrentIndex(self.combo.findData(key))
+        if value is not None:
+            self.value.setValue(value)
+
+    def _show(self, _index: int) -> None:
+        condition = self.condition()
+        self.summary.setText(condition.summary if condition is not None else "")
+        self.combo.setToolTip(condition.summary if condition is not None else "")
+        has_value = condition is not None and condition.max_value is not None
+        if condition is not None and condition.max_value is not None:
+            self.value.setRange(1, condition.max_value)
+        self.value.setVisible(has_value)
+        self.value_label.setVisible(has_value)
+
+    def effect(self) -> Effect | None:
+        condition = self.condition()
+        if condition is None:
+            return None
+        return condition_effect(condition, self.value.value())
+
+    def accept(self) -> None:
+        effect = self.effect()
+        super().accept()
+        if effect is not None:
+            self.chosen.emit(effect)
+
+
+# --- the parts of the tab ------------------------------------------------------------------
+
+
+class EffectsToolbar(QWidget):
+    """New effect, the system's quick-add presets, Add condition…, Remove, and the system's
+    side choice (sacred or profane bonuses) where it has one."""
+
+    newRequested = Signal()
+    presetChosen = Signal(object)
+    """An `Effect` from the presets."""
+    conditionRequested = Signal()
+    removeRequested = Signal()
+
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.ctx = ctx
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-
-        self.model = EffectsModel(ctx, self)
-        self.view = _table("Effects")
-        self.view.setObjectName("effectsTable")
-        self.view.setModel(self.model)
-        header = self.view.horizontalHeader()
-        # fixed widths: sizing to contents would read every row on each change
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.view.setColumnWidth(0, 34)
-        self.view.setColumnWidth(1, 150)
-
-        self.modifiers = ModifiersModel(ctx, self)
-        self.mod_view = _table("Modifiers of the selected effect")
-        self.mod_view.setObjectName("modifiersTable")
-        self.mod_view.setModel(self.modifiers)
-        self.mod_view.setItemDelegateForColumn(0, TypeDelegate(ctx.system, self.mod_view))
-        mh = self.mod_view.horizontalHeader()
-        mh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        mh.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        mh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.mod_view.setColumnWidth(0, 120)
-        self.mod_view.setColumnWidth(1, 52)
-        self.view.selectionModel().currentRowChanged.connect(
-            lambda current, _prev: self._show_modifiers(current.row())
-        )
-
-        # left: effects
-        left = QWidget()
-        lv = QVBoxLayout(left)
-        lv.setContentsMargins(0, 0, 0, 0)
-        bar = QHBoxLayout()
+        bar = QHBoxLayout(self)
+        bar.setContentsMargins(0, 0, 0, 0)
+        sheet = ctx.sheet
         add = QPushButton("New effect")
         add.setAccessibleName("Add a new effect")
-        add.clicked.connect(self._add_blank)
-        self.conditions = QToolButton()
-        self.conditions.setText("Add condition")
-        self.conditions.setAccessibleName("Add a common condition or spell")
-        self.conditions.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.conditions)
-        for effect, tip in conditions(ctx.system):
+        add.clicked.connect(self.newRequested)
+        self.quick_add = QToolButton()
+        self.quick_add.setText("Quick add")
+        self.quick_add.setAccessibleName("Add a common spell, condition or situation")
+        self.quick_add.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.quick_add)
+        for effect, tip in presets(ctx.system):
             action = menu.addAction(effect.name)
             action.setToolTip(tip)
             action.setStatusTip(tip)
-            action.triggered.connect(lambda _=False, e=effect: self.add_effect(e))
+            action.triggered.connect(lambda _=False, e=effect: self.presetChosen.emit(e))
         menu.setToolTipsVisible(True)
-        self.conditions.setMenu(menu)
+        self.quick_add.setMenu(menu)
+        self.quick_add.setEnabled(bool(menu.actions()))
+        self.add_condition = QPushButton("Add condition…")
+        self.add_condition.setAccessibleName("Add a condition")
+        self.add_condition.setToolTip("One of the system's conditions, at the value you choose")
+        self.add_condition.clicked.connect(self.conditionRequested)
+        self.add_condition.setEnabled(bool(ctx.facts.conditions))
         remove = QPushButton("Remove")
         remove.setAccessibleName("Remove selected effect")
-        remove.clicked.connect(self._remove)
+        remove.clicked.connect(self.removeRequested)
         bar.addWidget(add)
-        bar.addWidget(self.conditions)
+        bar.addWidget(self.quick_add)
+        bar.addWidget(self.add_condition)
         bar.addWidget(remove)
         bar.addStretch(1)
-        if ctx.system == "d20srd":
-            from ui.widgets import BoundComboBox
+        self.side_choice: BoundComboBox | None = None
+        choice = sheet.side_choice
+        if choice is not None:
+            self.side_choice = BoundComboBox(ctx, choice.path, choice.choices, choice.label,
+                                             missing_value=choice.missing, tip=choice.tip)
+            bar.addWidget(self.side_choice)
 
-            bar.addWidget(BoundComboBox(
-                ctx, ("options", "sacred_profane"),
-                [(None, "Sacred/profane: larger wins"), ("sacred", "Keep sacred bonuses"),
-                 ("profane", "Keep profane bonuses")],
-                "Sacred or profane bonuses",
-                tip="A character benefits from sacred or profane bonuses, not both"))
-        lv.addLayout(bar)
-        lv.addWidget(self.view, 1)
+
+class ModifierEditor(QWidget):
+    """The modifiers of the selected effect, editable (type, value or dice, targets), with
+    the ones its condition gives listed read-only below; + Bonus, + Roll mode, Remove."""
+
+    def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        sheet = ctx.sheet
+        self.model = ModifiersModel(ctx, self)
+        self.view = table_view("Modifiers of the selected effect", "modifiersTable", self.model)
+        self.view.setItemDelegateForColumn(0, TypeDelegate(
+            (*sheet.modifier_types, *sheet.roll_modes), sheet.open_types, self.view))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        self.title = QLabel("Modifiers")
+        look(self.title, "caption")
+        add_bonus = QPushButton("+ Bonus")
+        add_bonus.setAccessibleName("Add a bonus or penalty to the selected effect")
+        add_bonus.clicked.connect(lambda: self.model.add(mode=False))
+        bar.addWidget(self.title, 1)
+        bar.addWidget(add_bonus)
+        self.buttons = [add_bonus]
+        if sheet.roll_modes:
+            add_mode = QPushButton("+ Roll mode")
+            add_mode.setAccessibleName("Add a roll mode to the selected effect")
+            add_mode.clicked.connect(lambda: self.model.add(mode=True))
+            bar.addWidget(add_mode)
+            self.buttons.append(add_mode)
+        remove = QPushButton("Remove")
+        remove.setAccessibleName("Remove selected modifier")
+        remove.setToolTip("Remove the selected modifier")
+        remove.clicked.connect(lambda: self.model.remove(self.view.currentIndex().row()))
+        bar.addWidget(remove)
+        self.buttons.append(remove)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+
+    def show_effect(self, row: int, name: str) -> None:
+        if row != self.model.effect_row:
+            self.model.set_effect(row)
+        self.title.setText(f"Modifiers of {name}" if name else "Modifiers")
+        for button in self.buttons:
+            button.setEnabled(bool(name))
+
+
+class EffectsPanel(QWidget):
+    """The Effects tab: the effects on the left, the selected one's modifiers on the right."""
+
+    def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.picker: ConditionPicker | None = None
+        self.toolbar = EffectsToolbar(ctx)
+        self.model = EffectsModel(ctx, self)
+        self.view = table_view("Effects", "effectsTable", self.model)
+        self.view.setItemDelegateForColumn(EffectsModel.VALUE, BoundedDelegate(self.view))
         self.notes = QLabel()
         look(self.notes, "hint")
         self.notes.setWordWrap(True)
-        lv.addWidget(self.notes)
-        ctx.binder.bind_derived(("notes",), lambda n: self.notes.setText(" ".join(n or ())))
+        self.editor = ModifierEditor(ctx)
+        self._compose()
 
-        # right: modifiers of the chosen effect
-        right = QWidget()
-        rv = QVBoxLayout(right)
-        rv.setContentsMargins(0, 0, 0, 0)
-        rbar = QHBoxLayout()
-        self.mod_title = QLabel("Modifiers")
-        look(self.mod_title, "caption")
-        add_bonus = QPushButton("+ Bonus")
-        add_bonus.setAccessibleName("Add a bonus or penalty to the selected effect")
-        add_bonus.clicked.connect(lambda: self.modifiers.add(mode=False))
-        rbar.addWidget(self.mod_title, 1)
-        rbar.addWidget(add_bonus)
-        if ROLL_MODES[ctx.system]:
-            add_mode = QPushButton("+ Roll mode")
-            add_mode.setAccessibleName("Add a roll mode to the selected effect")
-            add_mode.clicked.connect(lambda: self.modifiers.add(mode=True))
-            rbar.addWidget(add_mode)
-        remove_mod = QPushButton("Remove")
-        remove_mod.setAccessibleName("Remove selected modifier")
-        remove_mod.setToolTip("Remove the selected modifier")
-        remove_mod.clicked.connect(
-            lambda: self.modifiers.remove(self.mod_view.currentIndex().row())
+        # the parts' widgets by their old names, for the sheet and the tests
+        self.quick_add, self.add_condition = self.toolbar.quick_add, self.toolbar.add_condition
+        self.modifiers, self.mod_view = self.editor.model, self.editor.view
+        self.mod_title, self.mod_buttons = self.editor.title, self.editor.buttons
+
+        self.toolbar.newRequested.connect(self._add_blank)
+        self.toolbar.presetChosen.connect(self.add_effect)
+        self.toolbar.conditionRequested.connect(self.pick_condition)
+        self.toolbar.removeRequested.connect(self._remove)
+        self.view.selectionModel().currentRowChanged.connect(
+            lambda current, _prev: self._show_modifiers(current.row())
         )
-        rbar.addWidget(remove_mod)
-        rv.addLayout(rbar)
-        rv.addWidget(self.mod_view, 1)
-        self.mod_buttons = [add_bonus, remove_mod]
-
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        layout.addWidget(split)
+        ctx.binder.bind_derived(("notes",), lambda n: self.notes.setText(" ".join(n or ())))
         if self.model.rowCount():
             self.view.selectRow(0)
         self._show_modifiers(self.view.currentIndex().row())
         ctx.binder.bind_change(("effects",), self._resync)
+
+    def _compose(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.toolbar)
+        column.addWidget(self.view, 1)
+        column.addWidget(self.notes)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.editor)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout.addWidget(split)
 
     def _resync(self, change: Change) -> None:
         """After the models: follow the view's current row and the effect's new name."""
@@ -414,10 +694,18 @@ class EffectsPanel(QWidget):
         row = self.model.add(effect.model_copy(deep=True), f"Add {effect.name}")
         self.view.selectRow(row)
 
+    def pick_condition(self) -> ConditionPicker:
+        """Open the condition picker (not blocking); the chosen condition is added."""
+        if self.picker is None:
+            self.picker = ConditionPicker(self.ctx.facts.conditions, self)
+            self.picker.chosen.connect(self.add_effect)
+        self.picker.open()
+        return self.picker
+
     def _add_blank(self) -> None:
         row = self.model.add(Effect(name="New effect"), "Add effect")
         self.view.selectRow(row)
-        self.view.edit(self.model.index(row, 1))
+        self.view.edit(self.model.index(row, EffectsModel.NAME))
 
     def _remove(self) -> None:
         index = self.view.currentIndex()
@@ -425,11 +713,6 @@ class EffectsPanel(QWidget):
             self.ctx.document.remove(("effects",), index.row(), "Remove effect")
 
     def _show_modifiers(self, row: int) -> None:
-        if row != self.modifiers.effect_row:
-            self.modifiers.set_effect(row)
         effects = self.ctx.document.character.effects
         name = effects[row].name if 0 <= row < len(effects) else ""
-        self.mod_title.setText(f"Modifiers of {name}" if name else "Modifiers")
-        for button in self.mod_buttons:
-            button.setEnabled(bool(name))
-
+        self.editor.show_effect(row, name)

@@ -1,12 +1,14 @@
-"""Inventory table and the encumbrance bar (kg or lb, or pf2e Bulk)."""
+"""Inventory table and the encumbrance bar: weights in the system's unit, or Bulk."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
+from pydantic import BaseModel
 from PySide6.QtCore import QObject, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
@@ -19,11 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from sheet_app.derived import Carrying
-from sheet_app.model import Item, Pf2eItem
+from sheet_app.model import CharacterBase, Item
+from sheet_app.sheetspec import Control
 from ui.context import SheetContext
+from ui.controls import control_for
 from ui.format import breakdown_html, number, words
-from ui.sections.tables import ListTableModel
-from ui.tables import (
+from ui.sections.tables import (
     ALIGNMENT,
     DISPLAY,
     EDIT,
@@ -31,23 +34,20 @@ from ui.tables import (
     NUMBER_ALIGNMENT,
     TOOLTIP,
     Index,
+    ListTableModel,
 )
-from ui.theme import look
-from ui.widgets import BoundCheckBox, DerivedLabel
-
-STATE_COLORS = {
-    "unencumbered": "#3f8f4f",
-    "encumbered": "#c98a12",
-    "heavily_encumbered": "#d0621b",
-    "over_capacity": "#b3261e",
-}
-
-
-TOTAL_COLOR = QColor("#6b6f76")
-
-
-def unit_word(unit: str) -> str:
-    return "Bulk" if unit == "bulk" else unit
+from ui.theme import (
+    BAR_MARK,
+    BAR_OUTLINE,
+    BAR_TRACK,
+    CARRY_STATE_COLORS,
+    CARRY_UNKNOWN_FILL,
+    CARRY_UNKNOWN_TEXT,
+    TOTAL_COLUMN_COLOR,
+    look,
+    qcolor,
+)
+from ui.widgets import DerivedLabel
 
 
 def parse_bulk(text: str) -> str | int | None:
@@ -60,15 +60,31 @@ def parse_bulk(text: str) -> str | int | None:
     return int(text) if text.isdigit() else None
 
 
+def item_type(model: type[CharacterBase]) -> type[BaseModel]:
+    """The model of one inventory entry of a system's character (`Item` by default)."""
+    field = model.model_fields.get("inventory")
+    for arg in get_args(field.annotation if field is not None else None):
+        if isinstance(arg, type) and issubclass(arg, BaseModel):
+            return arg
+    return Item
+
+
+def load_options(ctx: SheetContext) -> tuple[Control, ...]:
+    """Choices beside the inventory, as the sheet description lists them."""
+    return ctx.sheet.load_options
+
+
 class InventoryModel(ListTableModel):
     """Name, quantity, weight (or Bulk) per item, and the row's total weight."""
 
     def __init__(self, ctx: SheetContext, parent: QObject | None = None) -> None:
-        self.bulk = ctx.system == "pf2e"
-        unit = ctx.document.derived.carrying.unit
+        sheet = ctx.sheet
+        self.bulk = sheet.inventory_load == "bulk"
+        self.unit = sheet.load_unit
+        self.item_type = item_type(ctx.rules.model)
         self.headers = (
-            ("Item", "Qty", "Bulk") if self.bulk
-            else ("Item", "Qty", f"Weight ({unit})", f"Total ({unit})")
+            ("Item", "Qty", self.unit) if self.bulk
+            else ("Item", "Qty", f"Weight ({self.unit})", f"Total ({self.unit})")
         )
         super().__init__(ctx, ("inventory",), parent)
 
@@ -101,7 +117,7 @@ class InventoryModel(ListTableModel):
         if role == TOOLTIP and col == 2 and self.bulk:
             return "L = light (10 make 1 Bulk), — = negligible, or a number"
         if role == FOREGROUND and col == 3:
-            return TOTAL_COLOR
+            return qcolor(TOTAL_COLUMN_COLOR)
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -116,9 +132,9 @@ class InventoryModel(ListTableModel):
         if col == 2 and self.bulk:
             bulk = parse_bulk(str(value))
             if bulk is None:
-                doc.rejected.emit(f"Bulk is L, — or a whole number, not {value!r}")
+                doc.rejected.emit(f"{self.unit} is L, — or a whole number, not {value!r}")
                 return False
-            return doc.set(("inventory", row, "bulk"), bulk, "Set Bulk")
+            return doc.set(("inventory", row, "bulk"), bulk, f"Set {self.unit}")
         if col == 2:
             try:
                 weight = float(str(value).replace(",", "."))
@@ -130,7 +146,7 @@ class InventoryModel(ListTableModel):
 
     def add_item(self, row: int | None = None) -> int:
         row = len(self._shown) if row is None else row
-        item = Pf2eItem(name="New item") if self.bulk else Item(name="New item")
+        item = self.item_type(name="New item")
         self.ctx.document.insert(("inventory",), row, item, "Add item")
         return row
 
@@ -143,8 +159,9 @@ class EncumbranceBar(QWidget):
 
     Draws what `Carrying` says; the thresholds and the state are the rules engine's."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, unit: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.unit = unit
         self.carry: Carrying | None = None
         self.setMinimumHeight(40)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -155,7 +172,7 @@ class EncumbranceBar(QWidget):
 
     def set_carrying(self, carry: Carrying) -> None:
         self.carry = carry
-        self.setAccessibleDescription(describe_carrying(carry))
+        self.setAccessibleDescription(describe_carrying(carry, self.unit))
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -168,19 +185,19 @@ class EncumbranceBar(QWidget):
         bar = QRectF(1, 4, w, 14)
         scale = max(carry.capacity, carry.carried, 1e-9) * (1.08 if carry.carried >
                                                              carry.capacity else 1.0)
-        p.setPen(QPen(QColor("#9aa0a6"), 1))
-        p.setBrush(QColor("#eceff1"))
+        p.setPen(QPen(qcolor(BAR_OUTLINE), 1))
+        p.setBrush(qcolor(BAR_TRACK))
         p.drawRoundedRect(bar, 4, 4)
         fill = QRectF(bar)
         fill.setWidth(max(0.0, min(1.0, carry.carried / scale)) * w)
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(STATE_COLORS.get(carry.state, "#777")))
+        p.setBrush(qcolor(CARRY_STATE_COLORS.get(carry.state, CARRY_UNKNOWN_FILL)))
         if fill.width() > 0:
             p.drawRoundedRect(fill, 4, 4)
         font = QFont(self.font())
         font.setPointSizeF(font.pointSizeF() * 0.85)
         p.setFont(font)
-        unit = unit_word(carry.unit)
+        unit = self.unit
         marks = []
         if carry.encumbered_above is not None:
             marks.append((carry.encumbered_above, f"enc. >{number(carry.encumbered_above)}"))
@@ -191,17 +208,16 @@ class EncumbranceBar(QWidget):
         metrics = p.fontMetrics()
         for value, text in marks:
             x = 1 + w * min(1.0, value / scale)
-            p.setPen(QPen(QColor("#37474f"), 1.5))
+            p.setPen(QPen(qcolor(BAR_MARK), 1.5))
             p.drawLine(int(x), 2, int(x), 20)
             tw = metrics.horizontalAdvance(text)
             tx = min(max(0, int(x - tw / 2)), self.width() - tw)
-            p.setPen(QColor("#37474f"))
+            p.setPen(qcolor(BAR_MARK))
             p.drawText(tx, 21 + metrics.ascent(), text)
         p.end()
 
 
-def describe_carrying(carry: Carrying) -> str:
-    unit = unit_word(carry.unit)
+def describe_carrying(carry: Carrying, unit: str) -> str:
     parts = [f"Carrying {number(carry.carried)} of {number(carry.capacity)} {unit}:"
              f" {words(carry.state)}"]
     if carry.encumbered_above is not None:
@@ -245,18 +261,18 @@ class InventoryPanel(QWidget):
         remove.clicked.connect(self._remove)
         buttons.addWidget(add)
         buttons.addWidget(remove)
-        if ctx.system == "runarcana":
-            buttons.addWidget(BoundCheckBox(
-                ctx, ("options", "variant_encumbrance"), "Variant encumbrance",
-                "Variant encumbrance",
-                tip="Encumbered above ⅓ of capacity (−10 ft), heavily above ⅔ (−20 ft and "
-                    "disadvantage on Str, Dex and Con rolls)"))
+        for option in load_options(ctx):
+            box = control_for(ctx, option)
+            if isinstance(box, QAbstractButton):
+                box.setText(option.label)
+            buttons.addWidget(box)
         buttons.addStretch(1)
         self.total = DerivedLabel("Carried load")
         look(self.total, "rowTotal")
         buttons.addWidget(self.total)
 
-        self.bar = EncumbranceBar()
+        self.unit = self.model.unit
+        self.bar = EncumbranceBar(self.unit)
         self.state = QLabel()
         look(self.state, "carryState")
         self.state.setWordWrap(True)
@@ -268,15 +284,15 @@ class InventoryPanel(QWidget):
 
     def show_carrying(self, carry: Carrying) -> None:
         self.bar.set_carrying(carry)
-        unit = unit_word(carry.unit)
+        unit = self.unit
         self.total.show_value(
             f"{number(carry.carried)} / {number(carry.capacity)} {unit}",
             lambda: breakdown_html("Carried", f"{number(carry.carried)} {unit}", (),
-                                   footer=[describe_carrying(carry),
+                                   footer=[describe_carrying(carry, unit),
                                            f"Push, drag or lift up to "
                                            f"{number(carry.push_drag_lift)} {unit}"]),
         )
-        color = STATE_COLORS.get(carry.state, "#333")
+        color = CARRY_STATE_COLORS.get(carry.state, CARRY_UNKNOWN_TEXT)
         detail = "; ".join(carry.effects)
         self.state.setText(
             f"<span style='color:{color}'><b>{words(carry.state).capitalize()}</b></span>"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
+from sheet_app.sheetspec import StatRowSpec
 from ui.context import SheetContext
+from ui.controls import control_for
 from ui.theme import SELECTED_ROW, look, set_background
 from ui.widgets import ClickableLabel, RollButton, StatButton
 
@@ -64,3 +66,10 @@ class StatRow(QFrame):
         if selected != self._selected:
             self._selected = selected
             set_background(self, SELECTED_ROW if selected else None)
+
+
+def stat_row(ctx: SheetContext, spec: StatRowSpec) -> StatRow:
+    """The row a `StatRowSpec` describes, with the input its control declares."""
+    control = control_for(ctx, spec.control) if spec.control is not None else None
+    return StatRow(ctx, spec.stat_id, spec.label, control, ability=spec.ability,
+                   spoken=spec.spoken)

@@ -183,8 +183,10 @@ class SheetWidget(QWidget):
             self.effects.modifiers.detach()
 
     def default_statistic(self) -> str:
+        """The statistic the roll panel shows first: the check behind the first passive
+        value (Perception, mostly), else the first one the system has."""
         stats = self.ctx.document.derived.statistics
-        for candidate in ("skill:perception", "perception", "skill:spot"):
-            if candidate in stats:
-                return candidate
+        for passive in self.ctx.sheet.passives:
+            if passive.stat_id in stats:
+                return passive.stat_id
         return next(iter(stats), "")

@@ -91,8 +91,9 @@ def sacred_profane_side(character: D20Character) -> tuple[str | None, str]:
         if not effect.active:
             continue
         for mod in effect.modifiers:
-            if mod.type in best and (mod.value or 0) > best[mod.type]:
-                best[mod.type] = mod.value or 0
+            value = mod.value if isinstance(mod.value, int) else 0
+            if mod.type in best and value > best[mod.type]:
+                best[mod.type] = value
     if not (best["sacred"] and best["profane"]):
         return None, ""
     choice = character.options.sacred_profane

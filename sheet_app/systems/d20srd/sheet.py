@@ -78,6 +78,7 @@ def sheet() -> SheetSpec:
         ),
         inventory_load="weight",
         load_unit="lb",
+        load_options=(),
         modifier_types=FACTS.modifier_types,
         open_types=False,
         roll_modes=(),

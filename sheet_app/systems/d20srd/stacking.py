@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sheet_app.derived import ModifierLine
 from sheet_app.rules.common import Contribution
-from sheet_app.rules.scores import cap_inherent_bonus
+from sheet_app.rules.scores import INHERENT_CAP, cap_inherent_bonus
 from sheet_app.rules.stacking import (
     BUILT_IN_TYPES,
     keep_best,
@@ -54,7 +54,8 @@ def stack_d20(
     apply, except dodge and circumstance bonuses (flanking too), mutation and untyped
     modifiers, which stack with themselves. Nothing stacks with the same source (the same
     spell twice). An inherent bonus counts at most +5 on any value."""
-    items = [cap_inherent_bonus(c) for c in items]
+    if any(c.type == "inherent" and c.value > INHERENT_CAP for c in items):
+        items = [cap_inherent_bonus(c) for c in items]
     verdict: dict[int, str] = {}
     for i, c in enumerate(items):
         if c.value > 0 and c.type == context.losing_side:

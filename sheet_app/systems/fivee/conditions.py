@@ -12,7 +12,7 @@ from sheet_app.registry import Condition
 
 def _modes(*pairs: tuple[str, tuple[str, ...]]) -> Callable[[int], list[Modifier]]:
     def build(value: int) -> list[Modifier]:
-        return [Modifier(mode=mode, targets=list(targets)) for mode, targets in pairs]  # type: ignore[arg-type]
+        return [Modifier(mode=mode, targets=list(targets)) for mode, targets in pairs]
 
     return build
 

@@ -19,11 +19,11 @@ from sheet_app.derived import (
     Derived,
     HitPoints,
     ModeSource,
+    ModifierLine,
     Speed,
     Statistic,
     frozen_map,
 )
-from sheet_app.derived import ModifierLine
 from sheet_app.facts import ABILITIES, ABILITY_NAMES, skill_label
 from sheet_app.registry import Condition
 from sheet_app.rules.builder import StatisticBuilder, build_speed
@@ -63,15 +63,26 @@ def stack_fivee(items: Sequence[Contribution]) -> tuple[ModifierLine, ...]:
     Proficiency is added at most once: an effect of type ``proficiency`` adds nothing to a
     check that is already proficient, and of several such effects only the best applies."""
     verdict: dict[int, str] = {}
-    proficient = any(c.source is None and c.type == "proficiency" and c.value > 0
-                     for c in items)
-    for i, c in enumerate(items):
-        if c.source is not None and c.type == "proficiency" and proficient:
-            verdict[i] = PROFICIENCY_ONCE
-    keep_best(items, lambda c: c.source, source_reason, verdict)
-    keep_best(items, lambda c: "proficiency" if c.source is not None and c.type == "proficiency"
-              else None, lambda loser, winner: PROFICIENCY_ONCE, verdict)
+    granted = [i for i, c in enumerate(items) if c.source is not None and c.type == "proficiency"]
+    if granted and any(c.source is None and c.type == "proficiency" and c.value > 0
+                       for c in items):
+        verdict.update(dict.fromkeys(granted, PROFICIENCY_ONCE))
+    keep_best(items, _source, source_reason, verdict)
+    if len(granted) > 1:
+        keep_best(items, _granted_proficiency, _proficiency_reason, verdict)
     return verdict_lines(items, verdict)
+
+
+def _source(c: Contribution) -> str | None:
+    return c.source
+
+
+def _granted_proficiency(c: Contribution) -> str | None:
+    return "proficiency" if c.source is not None and c.type == "proficiency" else None
+
+
+def _proficiency_reason(loser: Contribution, winner: Contribution) -> str:
+    return PROFICIENCY_ONCE
 
 
 def proficiency_bonus_for_level(level: int) -> int:
@@ -105,6 +116,7 @@ def carrying(rules: FiveE, character: FiveECharacter, strength: int) -> Carrying
     enc = capacity / 3 if variant else None
     heavy = capacity * 2 / 3 if variant else None
     if carried > capacity:
+        effects: tuple[str, ...]
         if carried > push:
             effects = (f"over {push:g} {unit}: too heavy to move",)
             speed_cap = 0

@@ -83,6 +83,9 @@ def sheet(
         )),),
         inventory_load="weight",
         load_unit=facts.weight_unit,
+        load_options=(Toggle(("options", "variant_encumbrance"), "Variant encumbrance",
+                             tip="Encumbered above ⅓ of capacity (−10 ft), heavily above ⅔ "
+                                 "(−20 ft and disadvantage on Str, Dex and Con rolls)"),),
         modifier_types=facts.modifier_types,
         open_types=facts.open_types,
         roll_modes=facts.roll_modes,

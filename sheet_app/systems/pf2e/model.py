@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 
 from sheet_app.model import CharacterBase, Open, keys_known
 from sheet_app.systems.pf2e.facts import SAVES, SKILLS
@@ -30,17 +30,14 @@ class Attributes(Open):
     cha: _Attribute = 0
     """Charisma modifier."""
 
-    @model_validator(mode="before")
+    @field_validator("str", "dex", "con", "int", "wis", "cha", mode="before")
     @classmethod
-    def _modifiers_not_scores(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for abbr, value in data.items():
-                if isinstance(value, int) and not isinstance(value, bool) and value > 10:
-                    raise ValueError(
-                        f"{abbr}: {value} is a score, but Pathfinder 2e stores attribute "
-                        f"modifiers (a score of {value} is {(value - 10) // 2:+d}); "
-                        "enter -5 to +10")
-        return data
+    def _modifiers_not_scores(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool) and value > 10:
+            raise ValueError(
+                f"{value} is a score, but Pathfinder 2e stores attribute modifiers (a score "
+                f"of {value} is {(value - 10) // 2:+d}); enter -5 to +10")
+        return value
 
 
 class Pf2eItem(Open):

@@ -74,6 +74,7 @@ def sheet() -> SheetSpec:
         )),),
         inventory_load="bulk",
         load_unit="Bulk",
+        load_options=(),
         modifier_types=FACTS.modifier_types,
         open_types=False,
         roll_modes=FACTS.roll_modes,
