@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import Literal, get_args
 
+from sheet_app import registry
 from sheet_app.derived import ModeSource, Outcome, RollMode
-
-if TYPE_CHECKING:
-    from sheet_app.registry import Facts
+from sheet_app.registry import Facts
 
 __all__ = [
     "D20_FACES",
@@ -62,8 +61,6 @@ FOUR_DEGREES: tuple[Outcome, ...] = DEGREES[::-1]
 def _facts(system: str) -> Facts:
     """The roll facts of ``system`` (favourable/unfavourable modes, degrees), from the
     registry; an unknown id is a `ValueError` naming the known ones."""
-    from sheet_app import registry
-
     try:
         return registry.get(system).facts
     except registry.UnknownSystem as exc:

@@ -93,9 +93,12 @@ class Facts:
     """Common effects offered by Add effect (spells, situations), as effect dicts with a
     ``tip``."""
 
-    @property
-    def roll_modes(self) -> tuple[RollMode, ...]:
-        return tuple(m for m in (self.favourable, self.unfavourable) if m is not None)
+    roll_modes: tuple[RollMode, ...] = field(init=False)
+    """The favourable and unfavourable modes the system has (none in d20srd)."""
+
+    def __post_init__(self) -> None:
+        modes = tuple(m for m in (self.favourable, self.unfavourable) if m is not None)
+        object.__setattr__(self, "roll_modes", modes)
 
 
 @runtime_checkable

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from sheet_app import registry
 from sheet_app.derived import ModeSource, ModifierLine, Speed, Statistic
 from sheet_app.rules.common import Contribution, EffectIndex, sheet_mode, total_of
 from sheet_app.rules.stacking import BUILT_IN_TYPES
@@ -28,6 +29,7 @@ class StatisticBuilder:
         ``proficiency`` effect against the skill's proficiency), so never stacked apart."""
         self.system = system
         self.competing_types = competing_types
+        self._allowed_modes = registry.get(system).facts.roll_modes
         self.effects = effects
         self.stacker = stacker
         self.rule_modes = rule_modes
@@ -65,7 +67,7 @@ class StatisticBuilder:
             label=label,
             total=base + total_of(lines),
             modifiers=lines,
-            roll_mode=sheet_mode(self.system, modes),
+            roll_mode=sheet_mode(self.system, modes, self._allowed_modes) if modes else "normal",
             mode_sources=tuple(modes),
             base=base,
             ability=ability,

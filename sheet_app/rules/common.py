@@ -54,7 +54,9 @@ class Contribution:
         object.__setattr__(self, "applied_line", line)
 
     def line(self, applied: bool = True, reason: str | None = None) -> ModifierLine:
-        if (applied and reason is None) or self.dice is not None:
+        if applied and reason is None:
+            return self.applied_line
+        if self.dice is not None:  # never counted, whatever stacking says
             return self.applied_line
         return ModifierLine(self.label, self.type, self.value, applied, reason, self.source)
 
@@ -81,13 +83,18 @@ class EffectIndex:
         for effect in character.effects:
             if not effect.active:
                 continue
-            for mod in effect_modifiers(effect, conditions):
+            mods = (effect.modifiers if effect.condition is None
+                    else effect_modifiers(effect, conditions))
+            for mod in mods:
                 order += 1
-                dice = mod.value if isinstance(mod.value, str) else None
-                value = mod.value if isinstance(mod.value, int) else 0
-                contribution = Contribution(
-                    effect.name, mod.type or "untyped", value, effect.name, order, dice
-                )
+                value = mod.value
+                if type(value) is int:
+                    contribution = Contribution(effect.name, mod.type or "untyped", value,
+                                                effect.name, order)
+                else:
+                    dice = value if isinstance(value, str) else None
+                    contribution = Contribution(effect.name, mod.type or "untyped", 0,
+                                                effect.name, order, dice)
                 entry = IndexedModifier(order, mod, contribution)
                 table = modes if mod.mode is not None else by_target
                 for target in dict.fromkeys(mod.targets):
@@ -134,16 +141,17 @@ def _gather(table: dict[str, list[IndexedModifier]], keys: Iterable[str]) -> lis
     return [hits[k] for k in sorted(hits)]
 
 
-def sheet_mode(system: str, sources: Sequence[ModeSource]) -> RollMode:
+def sheet_mode(
+    system: str, sources: Sequence[ModeSource], allowed: Sequence[RollMode]
+) -> RollMode:
     """The mode the sheet itself imposes, by the one set of rules in `sheet_app.checks`.
 
-    A mode the system doesn't have can't reach a loaded file (validation refuses it); should
-    one come from elsewhere it is ignored here rather than breaking every number on the sheet.
+    A mode the system doesn't have (not in ``allowed``) can't reach a loaded file (validation
+    refuses it); should one come from elsewhere it is ignored here rather than breaking every
+    number on the sheet.
     """
-    from sheet_app import registry
-
-    allowed = registry.get(system).facts.roll_modes
-    return checks.resolve_mode(system, [s for s in sources if s.mode in allowed]).mode
+    kept = [s for s in sources if s.mode in allowed]
+    return checks.resolve_mode(system, kept).mode if kept else "normal"
 
 
 def combine_multipliers(multipliers: Iterable[float]) -> float:

@@ -54,16 +54,19 @@ def stack_d20(
     apply, except dodge and circumstance bonuses (flanking too), mutation and untyped
     modifiers, which stack with themselves. Nothing stacks with the same source (the same
     spell twice). An inherent bonus counts at most +5 on any value."""
-    if any(c.type == "inherent" and c.value > INHERENT_CAP for c in items):
-        items = [cap_inherent_bonus(c) for c in items]
     verdict: dict[int, str] = {}
+    capped = False
     for i, c in enumerate(items):
-        if c.value > 0 and c.type == context.losing_side:
+        if c.value > INHERENT_CAP and c.type == "inherent":
+            capped = True
+        elif c.value > 0 and c.type == context.losing_side:
             verdict[i] = context.losing_reason
         elif c.value > 0 and c.type == "morale" and not context.has_intelligence:
             verdict[i] = "a creature with no Intelligence can't benefit from morale bonuses"
         elif c.type == "competence" and not context.competence_allowed:
             verdict[i] = context.competence_reason
+    if capped:
+        items = [cap_inherent_bonus(c) for c in items]
     keep_best(
         items,
         lambda c: (c.source, c.type) if c.source is not None else None,
