@@ -110,3 +110,12 @@ def build_speed(
         lines = (*lines, Contribution(cap_label, "encumbrance", cap - total).line())
         total = cap
     return Speed(base, max(0, total), lines)
+
+
+def cut_speed(speed: Speed, label: str, to: int) -> Speed:
+    """``speed`` brought down to ``to`` ft by a rule (a condition halving it, or stopping it),
+    shown as one more line so the breakdown still adds up. Never raises a speed."""
+    if to >= speed.total:
+        return speed
+    line = Contribution(label, "condition", to - speed.total).line()
+    return Speed(speed.base, to, (*speed.breakdown, line))

@@ -47,6 +47,11 @@ def scored_abilities(
     return out
 
 
+def entered_scores(abilities: object) -> dict[str, int | None]:
+    """The six scores only: a file's unknown keys under ``abilities`` are kept, not rolled."""
+    return {abbr: getattr(abilities, abbr) for abbr in ABILITIES}
+
+
 def cap_inherent_bonus(c: Contribution) -> Contribution:
     """An inherent bonus counts at most +5 "for a single ability score or other value"."""
     if c.type != "inherent" or c.value <= INHERENT_CAP:

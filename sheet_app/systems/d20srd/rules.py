@@ -24,9 +24,9 @@ from sheet_app.derived import (
     frozen_map,
 )
 from sheet_app.facts import ABILITIES, ABILITY_NAMES, signed, skill_label
-from sheet_app.rules.builder import Stacker, StatisticBuilder, build_speed
+from sheet_app.rules.builder import Stacker, StatisticBuilder, build_speed, cut_speed
 from sheet_app.rules.common import Contribution, EffectIndex, active_condition, total_of
-from sheet_app.rules.scores import die_hit_points, scored_abilities
+from sheet_app.rules.scores import die_hit_points, entered_scores, scored_abilities
 from sheet_app.systems.d20srd.facts import (
     ARMOR_CHECK_SKILLS,
     CONDITIONS,
@@ -125,11 +125,11 @@ def derive(character: D20Character, variants: Iterable[str] = ()) -> Derived:
     # entered Int, and again if the effective Int turns out otherwise (drained to 0).
     has_int = character.abilities.int not in (None, 0)
     stack, stack_no_competence = _contexts(loser, loser_reason, has_int)
-    abilities = scored_abilities(_scores(character), effects, stack)
+    abilities = scored_abilities(entered_scores(character.abilities), effects, stack)
     effective_int = abilities["int"].score not in (None, 0)
     if effective_int != has_int:
         stack, stack_no_competence = _contexts(loser, loser_reason, effective_int)
-        abilities = scored_abilities(_scores(character), effects, stack)
+        abilities = scored_abilities(entered_scores(character.abilities), effects, stack)
     base_ctx = D20Context(losing_side=loser, losing_reason=loser_reason,
                           has_intelligence=effective_int)
     carry = carrying(character, abilities["str"].score or 0)
@@ -325,15 +325,7 @@ def _speed(character: D20Character, carry: Carrying, effects: EffectIndex,
     elif armor_cut:
         penalty.append(Contribution(character.armor.name or "Armor", "armor", -armor_cut))
     speed = build_speed(base, penalty, effects, stacker)
-    halved_by = [c for c in ("exhausted", "entangled") if active_condition(character, c)]
-    if halved_by and speed.total:
-        cut = speed.total // 2 - speed.total
-        line = Contribution(f"{halved_by[0].capitalize()}: half speed", "condition", cut)
-        return Speed(base, speed.total + cut, (*speed.breakdown, line.line()))
+    for halving in ("exhausted", "entangled"):
+        if active_condition(character, halving):
+            return cut_speed(speed, f"{halving.capitalize()}: half speed", speed.total // 2)
     return speed
-
-
-
-def _scores(character: D20Character) -> dict[str, int | None]:
-    """The six scores only: a file's unknown keys under ``abilities`` are kept, not rolled."""
-    return {abbr: getattr(character.abilities, abbr) for abbr in ABILITIES}

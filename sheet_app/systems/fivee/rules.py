@@ -26,9 +26,9 @@ from sheet_app.derived import (
 )
 from sheet_app.facts import ABILITIES, ABILITY_NAMES, skill_label
 from sheet_app.registry import Condition
-from sheet_app.rules.builder import StatisticBuilder, build_speed
+from sheet_app.rules.builder import StatisticBuilder, build_speed, cut_speed
 from sheet_app.rules.common import Contribution, EffectIndex, active_condition
-from sheet_app.rules.scores import die_hit_points, scored_abilities
+from sheet_app.rules.scores import die_hit_points, entered_scores, scored_abilities
 from sheet_app.rules.stacking import keep_best, source_reason, verdict_lines
 from sheet_app.systems.fivee.model import FiveECharacter
 
@@ -155,7 +155,8 @@ def derive(rules: FiveE, character: FiveECharacter, variants: Iterable[str] = ()
     (``skill:athletics@con``, the seed's "Variant: Skills with Different Abilities"): the
     skill's proficiency with that ability's modifier, and what targets either."""
     effects = EffectIndex(character, rules.conditions)
-    abilities = scored_abilities(_scores(character), effects, stack_fivee, max_score=MAX_SCORE)
+    abilities = scored_abilities(entered_scores(character.abilities), effects, stack_fivee,
+                                 max_score=MAX_SCORE)
     pb = (
         character.proficiency_bonus
         if character.proficiency_bonus is not None
@@ -291,16 +292,8 @@ def _speed(
             label = carry.state.replace("_", " ").capitalize()
             penalty.append(Contribution(label, "encumbrance", -carry.speed_penalty))
         speed = build_speed(base, penalty, effects, stack_fivee)
-    if stopped is not None and speed.total:
-        line = Contribution(f"{stopped.capitalize()}: speed 0", "condition", -speed.total)
-        return Speed(base, 0, (*speed.breakdown, line.line()))
-    if exhaustion >= 2 and speed.total:
-        cut = speed.total // 2 - speed.total
-        line = Contribution(f"Exhaustion {exhaustion}: speed halved", "condition", cut)
-        return Speed(base, speed.total + cut, (*speed.breakdown, line.line()))
+    if stopped is not None:
+        return cut_speed(speed, f"{stopped.capitalize()}: speed 0", 0)
+    if exhaustion >= 2:
+        return cut_speed(speed, f"Exhaustion {exhaustion}: speed halved", speed.total // 2)
     return speed
-
-
-def _scores(character: FiveECharacter) -> dict[str, int | None]:
-    """The six scores only: a file's unknown keys under ``abilities`` are kept, not rolled."""
-    return {abbr: getattr(character.abilities, abbr) for abbr in ABILITIES}
