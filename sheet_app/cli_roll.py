@@ -47,6 +47,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="ask for a roll mode (the system's own words); the sheet's modes still apply",
     )
     parser.add_argument("--seed", type=int, help="seed the dice so the roll can be repeated")
+    parser.add_argument("--critical", action="store_true",
+                        help="with damage:<weapon>, roll a critical hit by the system's rule")
     parser.add_argument("--json", action="store_true", help="print the roll as JSON")
 
 
@@ -54,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
     """Roll ``args.stat`` of the character in ``args.file``; 0 on success, 2 on a user error."""
     try:
         derived = _load_derived(Path(args.file), args.stat)
+        if args.stat.strip().lower().startswith("damage:"):
+            return _roll_damage(derived, args)
+        if args.critical:
+            raise _Failure("--critical goes with a damage roll (damage:<weapon>)")
         stat = _find_statistic(derived, args.stat, args.file)
         result = roll_statistic(
             stat, derived.system, random.Random(args.seed), mode=args.mode, dc=args.dc
@@ -93,6 +99,28 @@ def _load_derived(path: Path, wanted: str = "") -> Derived:
     except OSError as exc:
         raise _Failure(f"cannot read {path}: {exc.strerror or exc}") from None
     return derive(character, variants=(wanted.strip().lower(),))
+
+
+def _roll_damage(derived: Derived, args: argparse.Namespace) -> int:
+    from sheet_app.damage import roll_damage
+
+    key = args.stat.strip().lower()
+    damage = derived.damage.get(key)
+    if damage is None:
+        known = ", ".join(sorted(derived.damage)) or "none (the sheet has no weapons)"
+        close = difflib.get_close_matches(key, list(derived.damage), n=2)
+        hint = f"; did you mean {' or '.join(close)}?" if close else f"; weapons: {known}"
+        raise _Failure(f"{args.file} has no {key!r}{hint}")
+    if args.dc is not None or args.mode != "normal":
+        raise _Failure("--dc and --mode go with checks, not damage rolls")
+    result = roll_damage(damage, random.Random(args.seed), critical=args.critical)
+    if args.json:
+        _emit(json.dumps(result.to_json(), indent=2), sys.stdout)
+    else:
+        width = max((len(line.label) for line in result.modifiers), default=0)
+        lines = [result.summary(), *(_modifier_line(line, width) for line in result.modifiers)]
+        _emit("\n".join(lines), sys.stdout)
+    return 0
 
 
 def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:

@@ -33,15 +33,20 @@ class ModifierLine:
     reason: str | None = None
     source: str | None = None
     """The effect name for effect modifiers (same source = same name); ``None`` for built-ins."""
+    dice: str | None = None
+    """A dice-valued bonus (``+1d4``): rolled with the check, so ``value`` is 0."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "label": self.label,
             "type": self.type,
             "value": self.value,
             "applied": self.applied,
             "reason": self.reason,
         }
+        if self.dice is not None:
+            out["dice"] = self.dice
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,18 @@ class Statistic:
     ability: str | None = None
     rollable: bool = True
     notes: tuple[str, ...] = ()
+    follow_ups: tuple[tuple[str, int], ...] = ()
+    """Later attacks of a turn and their penalty: pf2e's multiple attack penalty (("2nd
+    Strike", -5), ("3rd Strike", -10)) or d20srd's iterative attacks (("2nd attack", -5))."""
+    threat: int | None = None
+    """For a weapon's attack: the lowest natural roll that threatens a critical hit."""
+    confirm: bool = False
+    """Whether a threat must be confirmed by a second roll (d20srd)."""
+
+    @property
+    def bonus_dice(self) -> tuple[str, ...]:
+        """The applied dice-valued bonuses (``+1d4``), rolled with the check."""
+        return tuple(line.dice for line in self.modifiers if line.applied and line.dice)
 
     @property
     def modifier(self) -> int:
@@ -89,6 +106,56 @@ class Statistic:
             "roll_mode": self.roll_mode,
             "modifiers": [line.to_json() for line in self.modifiers],
             "dc": self.dc,
+            **({"follow_ups": [list(f) for f in self.follow_ups]} if self.follow_ups else {}),
+            **({"threat": self.threat} if self.threat is not None else {}),
+        }
+
+
+CriticalRule = Literal["double_total", "double_dice", "multiply"]
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """A weapon's damage: its dice, the flat modifiers with their breakdown, dice-valued
+    bonuses, and the system's rule for a critical hit and its minimum."""
+
+    id: str
+    label: str
+    dice: str
+    """The weapon's dice after runes (pf2e striking: ``2d8``)."""
+    modifiers: tuple[ModifierLine, ...]
+    critical: CriticalRule
+    """pf2e doubles the total; 5e-style rolls every die twice; d20srd rolls ``multiplier``
+    times, flat modifiers included, dice-valued bonuses once."""
+    multiplier: int = 2
+    minimum: int = 0
+    damage_type: str = ""
+
+    @property
+    def flat(self) -> int:
+        return sum(line.value for line in self.modifiers if line.applied)
+
+    @property
+    def bonus_dice(self) -> tuple[str, ...]:
+        return tuple(line.dice for line in self.modifiers if line.applied and line.dice)
+
+    @property
+    def expression(self) -> str:
+        """``2d8+4`` (with any dice bonus: ``1d8+1d4+3``)."""
+        text = self.dice + "".join(d if d[0] in "+-" else f"+{d}" for d in self.bonus_dice)
+        flat = self.flat
+        return text + (f"{flat:+d}" if flat else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "expression": self.expression,
+            "dice": self.dice,
+            "modifiers": [line.to_json() for line in self.modifiers],
+            "critical": self.critical,
+            "multiplier": self.multiplier,
+            "minimum": self.minimum,
+            "damage_type": self.damage_type,
         }
 
 
@@ -170,6 +237,8 @@ class Derived:
     carrying: Carrying
     speed: Speed
     notes: tuple[str, ...] = field(default=())
+    damage: Mapping[str, Damage] = field(default_factory=lambda: frozen_map())
+    """``damage:<weapon>`` → its damage, one per weapon."""
     """Sheet-wide rulings a player should see (e.g. which of sacred/profane was kept)."""
 
     def statistic(self, stat_id: str) -> Statistic:
@@ -185,6 +254,7 @@ class Derived:
             "carrying": self.carrying.to_json(),
             "speed": {"base": self.speed.base, "total": self.speed.total},
             "notes": list(self.notes),
+            "damage": {k: v.to_json() for k, v in self.damage.items()},
         }
 
 

@@ -79,7 +79,29 @@ class Remove:
     index: int
 
 
-Edit = Set | Insert | Remove
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Several edits made as one (a roll that adds to the log and spends Guidance; damage
+    that changes hit points and logs it): one undo step, all accepted or none."""
+
+    steps: tuple[Set | Insert | Remove, ...]
+
+    @property
+    def path(self) -> Path:
+        """The common path of the steps (``()`` when they touch different parts)."""
+        paths = [step.path for step in self.steps]
+        if not paths:
+            return ()
+        common = paths[0]
+        for other in paths[1:]:
+            n = 0
+            while n < min(len(common), len(other)) and common[n] == other[n]:
+                n += 1
+            common = common[:n]
+        return common
+
+
+Edit = Set | Insert | Remove | Batch
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -117,6 +139,12 @@ def apply(character: M, edit: Edit) -> M:
 
     ``character`` is never changed, whether the edit is accepted or not. The value (or item)
     is copied in, so changing it afterwards can't reach the new character either."""
+    if isinstance(edit, Batch):
+        if not edit.steps:
+            raise EditRejected("an edit needs at least one step")
+        for step in edit.steps:
+            character = apply(character, step)
+        return character
     if not edit.path:
         raise EditRejected("an edit needs a path")
     given = edit.item if isinstance(edit, Insert) else getattr(edit, "value", None)
@@ -162,6 +190,8 @@ def normalized(character: BaseModel, edit: Edit) -> Edit:
 
 def change_of(edit: Edit) -> Change:
     """The change ``edit`` makes (pass it through `normalized` first for an insert's row)."""
+    if isinstance(edit, Batch):
+        return Change("set", edit.path)
     if isinstance(edit, Set):
         return Change("set", edit.path)
     if isinstance(edit, Insert):
@@ -171,6 +201,8 @@ def change_of(edit: Edit) -> Change:
 
 def inverse_change(edit: Edit) -> Change:
     """The change undoing ``edit`` makes: an insert's undo removes that row, and so on."""
+    if isinstance(edit, Batch):
+        return Change("set", edit.path)
     if isinstance(edit, Set):
         return Change("set", edit.path)
     if isinstance(edit, Insert):
@@ -307,6 +339,8 @@ def first_message(exc: ValidationError, path: Sequence[Key] = (), at: Sequence[K
 
 def describe(edit: Edit) -> str:
     """Undo text: "Edit skill ranks hide", "Add to effects", "Remove from inventory"."""
+    if isinstance(edit, Batch):
+        return describe(edit.steps[0]) if len(edit.steps) == 1 else "Edit"
     words = [str(k).rstrip("_").replace("_", " ") for k in edit.path if not isinstance(k, int)]
     if isinstance(edit, Insert):
         return f"Add to {words[-1]}" if words else "Add"

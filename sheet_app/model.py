@@ -219,6 +219,8 @@ class Weapon(Open):
     """pf2e: potency rune, an item bonus to attack."""
     striking: int = Field(default=0, ge=0, le=3)
     """pf2e: striking rune, extra weapon damage dice."""
+    agile: bool = False
+    """pf2e: the agile trait (multiple attack penalty −4/−8 instead of −5/−10)."""
     rank: Literal["untrained", "trained", "expert", "master", "legendary"] | None = None
     """pf2e: proficiency with this weapon (default the sheet's weapon proficiency)."""
     proficient: bool = True

@@ -6,6 +6,7 @@ Apart from `sheet_app.rolls` so the model can hold a log without importing dice 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -36,22 +37,27 @@ class RollRecord(BaseModel):
 
     time: str
     """ISO-8601 with the roller's UTC offset, so the log shows the wall clock of the session."""
+    kind: Literal["check", "damage", "hit_points", "death_save", "recovery"] = "check"
+    """What was logged: a check, a damage roll, a change of hit points, a death save or a
+    pf2e recovery check."""
     statistic: str
-    """The statistic id rolled."""
+    """The statistic id rolled (``damage:longsword``, ``hp`` for hit points)."""
     label: str
     """Its name on the sheet."""
     mode: RollMode = "normal"
     """The mode actually rolled."""
-    dice: list[int]
-    """Every d20 rolled."""
-    natural: int
-    """The d20 kept."""
+    dice: list[int] = []
+    """Every die rolled."""
+    natural: int | None = None
+    """The d20 kept (checks)."""
     modifiers: list[ModifierRecord] = []
     """The breakdown as it stood when rolled."""
-    total_modifier: int
+    total_modifier: int = 0
     """The sum of the applied modifiers."""
     total: int
-    """natural + total_modifier."""
+    """natural + total_modifier for a check; damage dealt; hit points after a change."""
+    text: str | None = None
+    """For entries other than checks: what happened, in words."""
     dc: int | None = None
     """The DC rolled against, if any."""
     outcome: Outcome | None = None

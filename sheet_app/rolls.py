@@ -191,7 +191,10 @@ def append_record(
 
 
 def format_record(record: RollRecord) -> str:
-    """One chat-ready line: ``2026-11-29 18:40  Stealth (advantage): 17, 5 → 17 +4 = 21 ...``."""
+    """One chat-ready line: ``2026-11-29 18:40  Stealth (advantage): 17, 5 → 17 +4 = 21 ...``;
+    entries that are not checks (damage, hit points) carry their own words."""
+    if record.natural is None:
+        return f"{_wall_clock(record.time)}  {record.text or record.label}"
     body = _summary(
         record.label,
         record.mode,

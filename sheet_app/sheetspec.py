@@ -150,6 +150,9 @@ class SheetSpec:
     load_unit: str
     load_options: tuple[Control, ...]
     """Choices beside the encumbrance bar (5e-style: variant encumbrance on or off)."""
+    weapon_fields: tuple[Control, ...]
+    """The weapon editor's fields beyond name, attack, damage and damage type; each path is
+    relative to one weapon (``("potency",)``)."""
     modifier_types: tuple[str, ...]
     open_types: bool
     roll_modes: tuple[str, ...]

@@ -327,5 +327,6 @@ def test_log_export_is_one_line_per_roll() -> None:
 
 def test_record_schema_is_available_for_the_file_schema() -> None:
     schema = RollRecord.model_json_schema()
-    assert {"time", "statistic", "dice", "natural", "total"} <= set(schema["required"])
+    assert {"time", "statistic", "label", "total"} == set(schema["required"])
+    assert {"dice", "natural", "kind", "text"} <= set(schema["properties"])
     assert schema["additionalProperties"] is True

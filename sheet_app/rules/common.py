@@ -21,7 +21,20 @@ def ability_modifier(score: int) -> int:
     return (score - 10) // 2
 
 
-DICE_REASON = "a dice bonus is not rolled by the sheet yet: add its roll to the result by hand"
+def dice_mean(expression: str) -> float:
+    """The average of a dice bonus (``+1d4`` → 2.5, ``-1d6`` → -3.5, ``2d6+1`` → 8): what
+    stacking compares it by against other bonuses of its type."""
+    sign = -1 if expression.startswith("-") else 1
+    count, _, rest = expression.lstrip("+-").partition("d")
+    sides, plus, flat = rest.partition("+")
+    if not plus:
+        sides, minus, flat = rest.partition("-")
+        flat = f"-{flat}" if minus else "0"
+    return sign * ((int(count or 1) * (int(sides) + 1)) / 2 + int(flat))
+
+
+def signed_dice(expression: str) -> str:
+    return expression if expression[:1] in "+-" else f"+{expression}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +45,8 @@ class Contribution:
     contributions (ability, proficiency, armor) have ``None`` and never compete by source.
     ``order`` numbers an effect's modifiers in file order (it identifies them when
     statistics gather and share them); the sheet's own contributions leave it at 0.
+    A dice-valued bonus (``dice``, Bless's 1d4) has ``value`` 0: it is rolled with the check,
+    and stacking weighs it by its average (``weight``).
     """
 
     label: str
@@ -40,25 +55,28 @@ class Contribution:
     source: str | None = None
     order: int = 0
     dice: str | None = None
-    """A dice-valued bonus (Bless's 1d4): shown, but not part of the total."""
+    weight: float = field(init=False, compare=False, repr=False)
+    """What stacking compares: the value, or a dice bonus's average."""
     applied_line: ModifierLine = field(init=False, compare=False, repr=False)
     """This contribution's line when it applies, made once: an effect on ``check`` reaches
     dozens of statistics, and most of them show it applied."""
 
     def __post_init__(self) -> None:
-        if self.dice is not None:
-            line = ModifierLine(f"{self.label} ({self.dice})", self.type, 0, False,
-                                DICE_REASON, self.source)
+        dice = self.dice
+        if dice is None:
+            object.__setattr__(self, "weight", self.value)
         else:
-            line = ModifierLine(self.label, self.type, self.value, True, None, self.source)
+            dice = signed_dice(dice)
+            object.__setattr__(self, "dice", dice)
+            object.__setattr__(self, "weight", dice_mean(dice))
+        line = ModifierLine(self.label, self.type, self.value, True, None, self.source, dice)
         object.__setattr__(self, "applied_line", line)
 
     def line(self, applied: bool = True, reason: str | None = None) -> ModifierLine:
         if applied and reason is None:
             return self.applied_line
-        if self.dice is not None:  # never counted, whatever stacking says
-            return self.applied_line
-        return ModifierLine(self.label, self.type, self.value, applied, reason, self.source)
+        return ModifierLine(self.label, self.type, self.value, applied, reason, self.source,
+                            self.dice)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,10 +18,10 @@ BUILT_IN_TYPES = frozenset({"ability", "proficiency", "base", "ranks", "armor_ch
 
 
 def describe(c: Contribution) -> str:
-    return f"{signed(c.value)} {c.label}"
+    return f"{c.dice or signed(c.value)} {c.label}"
 
 
-def kind_of(value: int) -> str:
+def kind_of(value: float) -> str:
     return "bonus" if value > 0 else "penalty"
 
 
@@ -40,22 +40,22 @@ def keep_best(
     best: dict[tuple[Hashable, bool], int] = {}
     members: list[tuple[int, tuple[Hashable, bool]]] = []
     for i, c in enumerate(items):
-        if c.value == 0 or i in verdict:
+        if c.weight == 0 or i in verdict:
             continue
         group = group_of(c)
         if group is None:
             continue
-        key = (group, c.value > 0)
+        key = (group, c.weight > 0)
         members.append((i, key))
         held = best.get(key)
-        if held is None or abs(c.value) > abs(items[held].value):
+        if held is None or abs(c.weight) > abs(items[held].weight):
             best[key] = i
     reasons: dict[tuple[int, bool], str] = {}
     for i, key in members:
         winner = best[key]
         if winner == i:
             continue
-        tie = abs(items[i].value) == abs(items[winner].value)
+        tie = abs(items[i].weight) == abs(items[winner].weight)
         reason = reasons.get((winner, tie))
         if reason is None:
             reason = reasons[(winner, tie)] = reason_for(items[i], items[winner])
@@ -63,8 +63,8 @@ def keep_best(
 
 
 def type_reason(loser: Contribution, winner: Contribution) -> str:
-    kind = kind_of(loser.value)
-    if abs(winner.value) == abs(loser.value):
+    kind = kind_of(loser.weight)
+    if abs(winner.weight) == abs(loser.weight):
         return f"an equal {winner.type} {kind} already applies ({describe(winner)})"
     word = "higher" if kind == "bonus" else "worse"
     return f"a {word} {winner.type} {kind} applies ({describe(winner)})"
@@ -74,9 +74,9 @@ NO_SELF_STACK = "an effect doesn't stack with itself"
 
 
 def source_reason(loser: Contribution, winner: Contribution) -> str:
-    if abs(winner.value) == abs(loser.value):
+    if abs(winner.weight) == abs(loser.weight):
         return f"same source as {describe(winner)}, which already applies ({NO_SELF_STACK})"
-    word = "higher" if loser.value > 0 else "worse"
+    word = "higher" if loser.weight > 0 else "worse"
     return f"same source: the {word} {describe(winner)} applies ({NO_SELF_STACK})"
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from sheet_app.facts import ABILITY_NAMES
-from sheet_app.sheetspec import Choice, Control, Number, NumberList, Text, bounds
+from sheet_app.sheetspec import Choice, Control, Number, NumberList, Text, Toggle, bounds
 
 HIT_DICE = (4, 6, 8, 10, 12, 20)
 
@@ -66,3 +66,14 @@ def presets(package: str) -> tuple[Mapping[str, Any], ...]:
     text = (resources.files(package) / "presets.json").read_text(encoding="utf-8")
     loaded: list[dict[str, Any]] = json.loads(text)
     return tuple(loaded)
+
+
+def weapon_fields(*extra: Control) -> tuple[Control, ...]:
+    """What every system's weapon editor has, then the system's own fields."""
+    return (
+        Choice(("ability",), "Ability", ((None, "Default (Str melee, Dex ranged)"),
+                                          ("str", "Strength"), ("dex", "Dexterity"),
+                                          ("finesse", "Finesse (the better)"))),
+        Toggle(("thrown",), "Thrown", tip="A ranged weapon thrown with Str: Str to damage"),
+        *extra,
+    )

@@ -13,9 +13,11 @@ Sacred and profane bonuses: the player's choice, else the side with the larger s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from sheet_app.derived import (
     Carrying,
+    Damage,
     Derived,
     HitPoints,
     ModifierLine,
@@ -24,9 +26,17 @@ from sheet_app.derived import (
     frozen_map,
 )
 from sheet_app.facts import ABILITIES, ABILITY_NAMES, signed, skill_label
+from sheet_app.model import Weapon
 from sheet_app.rules.builder import Stacker, StatisticBuilder, build_speed, cut_speed
 from sheet_app.rules.common import Contribution, EffectIndex, active_condition, total_of
 from sheet_app.rules.scores import die_hit_points, entered_scores, scored_abilities
+from sheet_app.rules.weapons import (
+    attack_ability,
+    attack_keys,
+    damage_keys,
+    weapon_dice,
+    weapon_ids,
+)
 from sheet_app.systems.d20srd.facts import (
     ARMOR_CHECK_SKILLS,
     CONDITIONS,
@@ -38,6 +48,7 @@ from sheet_app.systems.d20srd.facts import (
 from sheet_app.systems.d20srd.model import D20Character
 from sheet_app.systems.d20srd.stacking import D20Context, stack_d20
 
+ORDINALS = {1: "2nd", 2: "3rd", 3: "4th"}
 HEAVY_LOAD_LB = (0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 115, 130, 150, 175, 200, 230, 260,
                  300, 350, 400, 460, 520, 600, 700, 800, 920, 1040, 1200, 1400)
 """Heavy load (lb) for Strength 0-29; each +10 Strength beyond multiplies by 4."""
@@ -107,14 +118,29 @@ def sacred_profane_side(character: D20Character) -> tuple[str | None, str]:
     return loser, f"can't benefit from both sacred and profane bonuses: {choice} is kept ({why})"
 
 
-def _contexts(loser: str | None, reason: str, has_int: bool) -> tuple[Stacker, Stacker]:
+def _contexts(
+    loser: str | None, reason: str, has_int: bool, damage: bool = False
+) -> tuple[Stacker, Stacker]:
+    """The stacking of most statistics, and of those competence can't reach (ability checks
+    and initiative; with ``damage``, damage rolls)."""
     base = D20Context(losing_side=loser, losing_reason=reason, has_intelligence=has_int)
     no_competence = D20Context(
         losing_side=loser, losing_reason=reason, has_intelligence=has_int,
         competence_allowed=False,
-        competence_reason="competence modifiers don't apply to ability checks or initiative",
+        competence_reason=("competence modifiers don't apply to damage rolls" if damage else
+                           "competence modifiers don't apply to ability checks or initiative"),
     )
     return (lambda items: stack_d20(items, base)), (lambda items: stack_d20(items, no_competence))
+
+
+def _strength_to_damage(weapon: Weapon, strength: int) -> list[Contribution]:
+    """Str to melee and thrown damage; 1½ × a Str bonus (rounded down) two-handed; a Str
+    penalty applies in full."""
+    if weapon.attack == "ranged" and not weapon.thrown:
+        return []
+    if weapon.two_handed and strength > 0:
+        return [Contribution("Strength × 1½ (two-handed)", "ability", strength * 3 // 2)]
+    return [Contribution("Strength", "ability", strength)]
 
 
 def derive(character: D20Character, variants: Iterable[str] = ()) -> Derived:
@@ -125,10 +151,12 @@ def derive(character: D20Character, variants: Iterable[str] = ()) -> Derived:
     # entered Int, and again if the effective Int turns out otherwise (drained to 0).
     has_int = character.abilities.int not in (None, 0)
     stack, stack_no_competence = _contexts(loser, loser_reason, has_int)
+    stack_damage = _contexts(loser, loser_reason, has_int, damage=True)[1]
     abilities = scored_abilities(entered_scores(character.abilities), effects, stack)
     effective_int = abilities["int"].score not in (None, 0)
     if effective_int != has_int:
         stack, stack_no_competence = _contexts(loser, loser_reason, effective_int)
+        stack_damage = _contexts(loser, loser_reason, effective_int, damage=True)[1]
         abilities = scored_abilities(entered_scores(character.abilities), effects, stack)
     base_ctx = D20Context(losing_side=loser, losing_reason=loser_reason,
                           has_intelligence=effective_int)
@@ -192,6 +220,25 @@ def derive(character: D20Character, variants: Iterable[str] = ()) -> Derived:
             ("check", "attack", f"attack:{kind}", f"uses:{abbr}"), parts, ability=abbr,
         )
 
+    bab = character.base_attack_bonus
+    iterative = tuple((f"{ORDINALS[n]} attack", -5 * n) for n in range(1, 4) if bab > 5 * n)
+    damage: dict[str, Damage] = {}
+    for key, weapon in weapon_ids(character.weapons):
+        abbr = attack_ability(weapon, abilities)
+        parts = [Contribution("Base attack bonus", "base", bab), ability(abbr)]
+        if size_mod:
+            parts.append(Contribution(f"Size ({size})", "size", size_mod))
+        critical = weapon.critical
+        stats[f"attack:{key}"] = replace(
+            build(f"attack:{key}", weapon.name, attack_keys(weapon, key, abbr), parts,
+                  ability=abbr),
+            follow_ups=iterative, threat=critical.range if critical else 20, confirm=True)
+        damage[f"damage:{key}"] = Damage(
+            f"damage:{key}", weapon.name, weapon_dice(weapon),
+            stack_damage([*_strength_to_damage(weapon, abilities["str"].modifier),
+                          *effects.contributions(damage_keys(weapon, key))]),
+            "multiply", critical.multiplier if critical else 2, 1, weapon.damage_type)
+
     dex_cap = _min_cap(armor.max_dex, load_dex)
     stats.update(_armor_classes(character, abilities["dex"].modifier, dex_cap, effects, base_ctx,
                                 builder))
@@ -213,6 +260,7 @@ def derive(character: D20Character, variants: Iterable[str] = ()) -> Derived:
         carrying=carry,
         speed=_speed(character, carry, effects, stack),
         notes=notes,
+        damage=frozen_map(damage),
     )
 
 
@@ -269,7 +317,7 @@ def _armor_classes(
                      lambda c: c.type in TOUCH_DROPS,
                      "doesn't apply against touch attacks")
     flat = _variant(builder, "ac:flat_footed", "Flat-footed AC", parts, component_lines,
-                    lambda c: c.value > 0 and (c is dex_line or c.type == "dodge"),
+                    lambda c: c.weight > 0 and (c is dex_line or c.type == "dodge"),
                     "lost while flat-footed (no Dex bonus, no dodge bonuses)")
     return {"ac": normal, "ac:touch": touch, "ac:flat_footed": flat}
 

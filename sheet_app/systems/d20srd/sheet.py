@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sheet_app.facts import skill_label
+from sheet_app.model import Critical
 from sheet_app.sheetspec import (
     AbilitiesSpec,
     Choice,
@@ -11,6 +12,7 @@ from sheet_app.sheetspec import (
     SheetSpec,
     StatRowSpec,
     Text,
+    Toggle,
     bounds,
 )
 from sheet_app.systems import common_sheet
@@ -79,6 +81,13 @@ def sheet() -> SheetSpec:
         inventory_load="weight",
         load_unit="lb",
         load_options=(),
+        weapon_fields=common_sheet.weapon_fields(
+            Toggle(("two_handed",), "Two-handed", tip="1½ × Strength bonus to damage"),
+            Number(("critical", "range"), "Threat range from", *bounds(Critical, "range"),
+                   "The lowest natural roll that threatens a critical (19 for 19–20)"),
+            Number(("critical", "multiplier"), "Critical ×", *bounds(Critical, "multiplier"),
+                   "Damage is rolled this many times on a confirmed critical"),
+        ),
         modifier_types=FACTS.modifier_types,
         open_types=False,
         roll_modes=(),

@@ -42,7 +42,7 @@ def type_group(c: Contribution) -> str | None:
     lines (ranks, the ability modifier) never compete; an effect's ``ability`` bonus does."""
     if c.type in SELF_STACKING or (c.source is None and c.type in BUILT_IN_TYPES):
         return None
-    if c.type in SELF_STACKING_BONUSES and c.value > 0:
+    if c.type in SELF_STACKING_BONUSES and c.weight > 0:
         return None
     return c.type
 
@@ -59,9 +59,9 @@ def stack_d20(
     for i, c in enumerate(items):
         if c.value > INHERENT_CAP and c.type == "inherent":
             capped = True
-        elif c.value > 0 and c.type == context.losing_side:
+        elif c.weight > 0 and c.type == context.losing_side:
             verdict[i] = context.losing_reason
-        elif c.value > 0 and c.type == "morale" and not context.has_intelligence:
+        elif c.weight > 0 and c.type == "morale" and not context.has_intelligence:
             verdict[i] = "a creature with no Intelligence can't benefit from morale bonuses"
         elif c.type == "competence" and not context.competence_allowed:
             verdict[i] = context.competence_reason

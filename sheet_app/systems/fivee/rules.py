@@ -11,11 +11,12 @@ effective score within 0-30. Exhaustion follows the SRD's six-level table in bot
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sheet_app.derived import (
     AbilityValue,
     Carrying,
+    Damage,
     Derived,
     HitPoints,
     ModeSource,
@@ -30,6 +31,13 @@ from sheet_app.rules.builder import StatisticBuilder, build_speed, cut_speed
 from sheet_app.rules.common import Contribution, EffectIndex, active_condition
 from sheet_app.rules.scores import die_hit_points, entered_scores, scored_abilities
 from sheet_app.rules.stacking import keep_best, source_reason, verdict_lines
+from sheet_app.rules.weapons import (
+    attack_ability,
+    attack_keys,
+    damage_keys,
+    weapon_dice,
+    weapon_ids,
+)
 from sheet_app.systems.fivee.model import FiveECharacter
 
 SIZE_FACTOR = {"tiny": 0.5, "small": 1.0, "medium": 1.0, "large": 2.0, "huge": 4.0,
@@ -223,6 +231,19 @@ def derive(rules: FiveE, character: FiveECharacter, variants: Iterable[str] = ()
             [ability_line(abbr), Contribution("Proficiency", "proficiency", pb)], ability=abbr,
         )
     stats["ac"] = _armor_class(character, abilities, builder)
+    damage: dict[str, Damage] = {}
+    for key, weapon in weapon_ids(character.weapons):
+        abbr = attack_ability(weapon, abilities, thrown_uses_str=True)
+        parts = [ability_line(abbr)]
+        if weapon.proficient:
+            parts.append(Contribution("Proficiency", "proficiency", pb))
+        stats[f"attack:{key}"] = replace(
+            build(f"attack:{key}", weapon.name, attack_keys(weapon, key, abbr), parts,
+                  ability=abbr), threat=20)
+        lines = stack_fivee([ability_line(abbr),
+                             *effects.contributions(damage_keys(weapon, key))])
+        damage[f"damage:{key}"] = Damage(f"damage:{key}", weapon.name, weapon_dice(weapon),
+                                         lines, "double_dice", 2, 0, weapon.damage_type)
 
     passive = {
         skill: _passive(stats[f"skill:{skill}"]) for skill in PASSIVE_SKILLS
@@ -245,6 +266,7 @@ def derive(rules: FiveE, character: FiveECharacter, variants: Iterable[str] = ()
         hit_points=hp,
         carrying=carry,
         speed=_speed(character, carry, effects, exhaustion),
+        damage=frozen_map(damage),
     )
 
 

@@ -86,6 +86,8 @@ def sheet(
         load_options=(Toggle(("options", "variant_encumbrance"), "Variant encumbrance",
                              tip="Encumbered above ⅓ of capacity (−10 ft), heavily above ⅔ "
                                  "(−20 ft and disadvantage on Str, Dex and Con rolls)"),),
+        weapon_fields=common_sheet.weapon_fields(
+            Toggle(("proficient",), "Proficient", tip="Add the proficiency bonus to the attack")),
         modifier_types=facts.modifier_types,
         open_types=facts.open_types,
         roll_modes=facts.roll_modes,

@@ -10,10 +10,12 @@ Bulk limits double per size above Medium and halve for Tiny. Hit points gain at 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from sheet_app.derived import (
     AbilityValue,
     Carrying,
+    Damage,
     Derived,
     HitPoints,
     ModifierLine,
@@ -25,12 +27,22 @@ from sheet_app.facts import ABILITIES, ABILITY_NAMES, skill_label
 from sheet_app.rules.builder import StatisticBuilder, build_speed
 from sheet_app.rules.common import Contribution, EffectIndex, active_condition, total_of
 from sheet_app.rules.stacking import keep_best, type_reason, verdict_lines
+from sheet_app.rules.weapons import (
+    attack_ability,
+    attack_keys,
+    damage_keys,
+    weapon_dice,
+    weapon_ids,
+)
 from sheet_app.systems.pf2e.facts import CONDITIONS, RANK_BONUS, SAVES, SKILLS
 from sheet_app.systems.pf2e.model import Pf2eCharacter
 
 SIZE_FACTOR = {"tiny": 0.5, "small": 1.0, "medium": 1.0, "large": 2.0, "huge": 4.0,
                "gargantuan": 8.0}
 LIGHT_PER_BULK = 10
+MAP = (-5, -10)
+AGILE_MAP = (-4, -8)
+"""The multiple attack penalty of a 2nd and 3rd Strike in a turn."""
 TYPED = frozenset({"circumstance", "item", "status"})
 
 
@@ -136,6 +148,24 @@ def derive(character: Pf2eCharacter, variants: Iterable[str] = ()) -> Derived:
             ability=abbr,
         )
     stats["ac"] = _armor_class(character, abilities["dex"].modifier, builder, encumbered, clumsy)
+    damage: dict[str, Damage] = {}
+    for key, weapon in weapon_ids(character.weapons):
+        abbr = attack_ability(weapon, abilities)
+        parts = [attr(abbr), proficiency(weapon.rank or character.weapon_proficiency, level),
+                 *extras(abbr)]
+        if weapon.potency:
+            parts.append(Contribution(f"{weapon.name} potency rune", "item", weapon.potency,
+                                      weapon.name))
+        steps = AGILE_MAP if weapon.agile else MAP
+        stats[f"attack:{key}"] = replace(
+            build(f"attack:{key}", weapon.name, attack_keys(weapon, key, abbr), parts,
+                  ability=abbr),
+            follow_ups=(("2nd Strike", steps[0]), ("3rd Strike", steps[1])), threat=20)
+        strength = ([attr("str")] if weapon.attack == "melee" or weapon.thrown else [])
+        lines = stack_pf2e([*strength, *effects.contributions(damage_keys(weapon, key))])
+        damage[f"damage:{key}"] = Damage(
+            f"damage:{key}", weapon.name, weapon_dice(weapon, weapon.striking), lines,
+            "double_total", 2, 1, weapon.damage_type)
 
     con = abilities["con"].modifier
     per_level = character.hit_points.class_ + con
@@ -164,6 +194,7 @@ def derive(character: Pf2eCharacter, variants: Iterable[str] = ()) -> Derived:
         hit_points=hp,
         carrying=carry,
         speed=_speed(character, carry, effects),
+        damage=frozen_map(damage),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sheet_app.facts import skill_label
+from sheet_app.model import Weapon
 from sheet_app.sheetspec import (
     AbilitiesSpec,
     Choice,
@@ -11,6 +12,7 @@ from sheet_app.sheetspec import (
     SheetSpec,
     StatRowSpec,
     Text,
+    Toggle,
     bounds,
 )
 from sheet_app.systems import common_sheet
@@ -75,6 +77,15 @@ def sheet() -> SheetSpec:
         inventory_load="bulk",
         load_unit="Bulk",
         load_options=(),
+        weapon_fields=common_sheet.weapon_fields(
+            Choice(("rank",), "Proficiency", ((None, "Weapon proficiency"), *RANK_CHOICES),
+                   role="rank"),
+            Number(("potency",), "Potency rune", *bounds(Weapon, "potency"),
+                   "Item bonus to the attack"),
+            Number(("striking",), "Striking rune", *bounds(Weapon, "striking"),
+                   "Extra weapon damage dice"),
+            Toggle(("agile",), "Agile", tip="Multiple attack penalty −4/−8 instead of −5/−10"),
+        ),
         modifier_types=FACTS.modifier_types,
         open_types=False,
         roll_modes=FACTS.roll_modes,
