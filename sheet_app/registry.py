@@ -41,6 +41,9 @@ class Condition:
     """``None``: the condition has no value (blinded); otherwise 1..max_value."""
     build: Any = None
     """``build(value) -> list[Modifier]``; ``None`` for conditions with no modifiers."""
+    ends_turn_decrement: bool = False
+    """The value drops by 1 at the end of each of your turns, and the condition ends at 0
+    (pf2e frightened); see `sheet_app.hitpoints.end_of_turn`."""
 
     def modifiers(self, value: int | None) -> list[Modifier]:
         return [] if self.build is None else list(self.build(value or 1))
@@ -51,6 +54,7 @@ class Condition:
             "label": self.label,
             "summary": self.summary,
             "max_value": self.max_value,
+            "ends_turn_decrement": self.ends_turn_decrement,
             "modifiers_at_1": [m.model_dump(mode="json", exclude_none=True)
                                for m in self.modifiers(1)],
         }
@@ -92,6 +96,9 @@ class Facts:
     presets: tuple[Mapping[str, Any], ...] = ()
     """Common effects offered by Add effect (spells, situations), as effect dicts with a
     ``tip``."""
+    death_rule: Literal["dying", "death_saves", "negative_hp"] = "death_saves"
+    """What happens at 0 hit points (`sheet_app.hitpoints`): pf2e's dying and wounded values,
+    5e-style death saving throws, or the d20 SRD's disabled at 0, dying to -9, dead at -10."""
 
     roll_modes: tuple[RollMode, ...] = field(init=False)
     """The favourable and unfavourable modes the system has (none in d20srd)."""

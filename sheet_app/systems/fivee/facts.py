@@ -60,6 +60,7 @@ def five_e_facts(
         typical_dcs=(("Very easy", 5), ("Easy", 10), ("Medium", 15), ("Hard", 20),
                      ("Very hard", 25), ("Nearly impossible", 30)),
         conditions=CONDITIONS,
+        death_rule="death_saves",
         weight_unit=weight_unit,
         skill_variants=True,
         **extra,
