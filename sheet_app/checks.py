@@ -17,11 +17,11 @@ import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Literal, get_args
 
-from sheet_app import registry
+from sheet_app import dice, registry
 from sheet_app.derived import ModeSource, Outcome, RollMode
 from sheet_app.registry import Facts
 
@@ -259,6 +259,14 @@ def natural_distribution(mode: RollMode) -> Mapping[int, Fraction]:
     return MappingProxyType({face: Fraction(n, total) for face, n in counts.items()})
 
 
+@cache
+def _natural_weights(mode: RollMode) -> tuple[tuple[tuple[int, int], ...], int]:
+    """`natural_distribution` as whole numbers: (face, ways) pairs and the number of rolls."""
+    chances = natural_distribution(mode)
+    total = 20 if mode == "normal" else 400
+    return tuple((face, int(p * total)) for face, p in chances.items()), total
+
+
 @dataclass(frozen=True, slots=True)
 class CheckOdds:
     """The exact chance of each outcome of one check, in the system's order, best first."""
@@ -268,6 +276,8 @@ class CheckOdds:
     dc: int
     mode: RollMode
     probabilities: Mapping[Outcome, Fraction]
+    bonus_dice: tuple[str, ...] = ()
+    """Dice-valued bonuses rolled with the d20 (``+1d4``), already counted in the odds."""
 
     @property
     def success(self) -> Fraction:
@@ -281,16 +291,66 @@ class CheckOdds:
         return {outcome: float(p) for outcome, p in self.probabilities.items()}
 
 
-def check_odds(system: str, modifier: int, dc: int, mode: RollMode = "normal") -> CheckOdds:
-    """Exact odds of every outcome of ``d20 + modifier`` against ``dc`` rolled with ``mode``.
+def check_odds(
+    system: str,
+    modifier: int,
+    dc: int,
+    mode: RollMode = "normal",
+    bonus_dice: Iterable[str] = (),
+) -> CheckOdds:
+    """Exact odds of every outcome of ``d20 + modifier + bonus dice`` against ``dc``.
 
-    ``mode`` is the mode actually rolled (see `resolve_mode`); the result comes from
-    enumerating every d20 face, never from sampling, so "62%" is the true figure.
+    ``mode`` is the mode actually rolled (see `resolve_mode`); ``bonus_dice`` are dice-valued
+    bonuses rolled with the check (Bless's ``+1d4``, Bane's ``-1d4``). Nothing is sampled: the
+    d20's distribution under ``mode`` is combined with the exact distribution of the bonus
+    dice's sum (their convolution), so "62%" is the true figure. A natural 20 or 1 is the kept
+    d20's face alone; bonus dice never make one. Raises `sheet_app.dice.DiceError` for a bonus
+    that is not a dice expression or has too many outcomes to count.
     """
-    probabilities = dict.fromkeys(outcomes_for(system), Fraction(0))
-    for face, chance in natural_distribution(mode).items():
-        probabilities[check_outcome(system, face + modifier, dc, face)] += chance
-    return CheckOdds(system, modifier, dc, mode, MappingProxyType(probabilities))
+    facts = _facts(system)
+    _check_mode(mode)
+    bonus = tuple(bonus_dice)
+    low, tail, ways = _bonus_tail(bonus)
+    size = len(tail) - 1
+
+    def at_least(needed: int) -> int:
+        """Ways the bonus dice reach ``needed`` or more."""
+        index = needed - low
+        return ways if index <= 0 else 0 if index >= size else tail[index]
+
+    faces, rolls = _natural_weights(mode)
+    outcomes = FOUR_DEGREES if facts.four_degrees else PASS_FAIL
+    counts: dict[Outcome, int]
+    if facts.four_degrees:
+        by_degree = [0, 0, 0, 0]  # ways to each degree, worst first, as DEGREES
+        for face, n in faces:
+            base = face + modifier
+            critical = at_least(dc + 10 - base)
+            reached = at_least(dc - base)
+            above_floor = at_least(dc - 9 - base)  # more than 10 under the DC
+            split = (ways - above_floor, above_floor - reached, reached - critical, critical)
+            step = 1 if face == 20 else -1 if face == 1 else 0
+            for degree, m in enumerate(split):
+                if m:
+                    by_degree[min(max(degree + step, 0), 3)] += n * m
+        counts = dict(zip(DEGREES, by_degree, strict=True))
+    else:
+        succeeded = sum(n * at_least(dc - face - modifier) for face, n in faces)
+        counts = {"success": succeeded, "failure": rolls * ways - succeeded}
+    total = rolls * ways
+    probabilities = {outcome: Fraction(counts[outcome], total) for outcome in outcomes}
+    return CheckOdds(system, modifier, dc, mode, MappingProxyType(probabilities), bonus)
+
+
+@lru_cache(maxsize=128)
+def _bonus_tail(bonus: tuple[str, ...]) -> tuple[int, tuple[int, ...], int]:
+    """The bonus dice's sum as (lowest total, ways to reach each total or more, all ways):
+    with the running tail, each d20 face needs only a few look-ups, whatever the dice."""
+    if not bonus:
+        return 0, (1, 0), 1
+    weights = dice.weights(*bonus)
+    tail = [*itertools.accumulate(reversed(weights.counts))][::-1]
+    return weights.low, (*tail, 0), tail[0]
 
 
 def format_chance(chance: Fraction) -> str:

@@ -17,7 +17,14 @@ from typing import Any, TextIO
 
 from sheet_app.checks import ROLL_MODES, ModeError, format_chance
 from sheet_app.derived import Derived, ModifierLine, Statistic
-from sheet_app.rolls import CheckRoll, NotRollableError, roll_statistic, statistic_odds
+from sheet_app.dice import DiceError
+from sheet_app.rolls import (
+    BonusDie,
+    CheckRoll,
+    NotRollableError,
+    roll_statistic,
+    statistic_odds,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -65,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             stat, derived.system, random.Random(args.seed), mode=args.mode, dc=args.dc
         )
         odds = None if args.dc is None else statistic_odds(stat, derived.system, args.dc, args.mode)
-    except (_Failure, ModeError, NotRollableError) as exc:
+    except (_Failure, ModeError, NotRollableError, DiceError) as exc:
         _emit(f"{PROG}: {exc}", sys.stderr)
         return EXIT_USAGE
     if args.json:
@@ -147,16 +154,36 @@ def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:
 
 
 def _breakdown(result: CheckRoll) -> list[str]:
-    """Indented lines under the summary: each modifier, then why the roll had its mode."""
+    """Indented lines under the summary: each modifier (a dice-valued one with its dice and
+    what they rolled), then why the roll had its mode."""
     width = max((len(line.label) for line in result.modifiers), default=0)
-    lines = [_modifier_line(line, width) for line in result.modifiers]
+    column = max([3, *(len(line.dice) for line in result.modifiers if line.dice)])
+    rolled = iter(result.bonus)  # the applied dice lines, rolled in breakdown order
+    lines = []
+    for line in result.modifiers:
+        bonus = next(rolled, None) if line.dice and line.applied else None
+        lines.append(_check_line(line, width, column, bonus))
     if explanation := result.resolved.explain():
         lines.append(f"  mode: {explanation}")
     return lines
 
 
-def _modifier_line(line: ModifierLine, width: int) -> str:
-    text = f"  {line.value:+3d}  {line.label:<{width}}  {line.type}"
+def _check_line(line: ModifierLine, width: int, column: int, bonus: BonusDie | None) -> str:
+    """A check's breakdown line: a dice-valued bonus shows its dice (``+1d4``) and, when
+    applied, what it rolled; the value column widens to fit them."""
+    if not line.dice:
+        return _modifier_line(line, width, column)
+    text = f"  {line.dice:>{column}}  {line.label:<{width}}  {line.type}"
+    if bonus is not None:
+        faces = ", ".join(map(str, bonus.faces))
+        text += f" — rolled {bonus.value:+d}" + (f" ({faces})" if len(bonus.faces) > 1 else "")
+    if not line.applied:
+        text += f" — not applied: {line.reason}" if line.reason else " — not applied"
+    return text
+
+
+def _modifier_line(line: ModifierLine, width: int, column: int = 3) -> str:
+    text = f"  {line.value:+{column}d}  {line.label:<{width}}  {line.type}"
     if not line.applied:
         text += f" — not applied: {line.reason}" if line.reason else " — not applied"
     return text

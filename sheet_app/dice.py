@@ -18,10 +18,13 @@ reproduces every roll), and each limit is checked while parsing, before any die 
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
 from typing import Literal
 
 __all__ = [
@@ -40,8 +43,11 @@ __all__ = [
     "Keep",
     "Term",
     "TermRoll",
+    "Weights",
+    "distribution",
     "parse",
     "roll",
+    "weights",
 ]
 
 MAX_EXPRESSION_LENGTH = 256
@@ -453,6 +459,111 @@ def _join_signed(parts: Iterable[tuple[bool, str]]) -> str:
         else:
             out.append(f" {'-' if negative else '+'} {text}")
     return "".join(out)
+
+
+# --- exact distributions ---------------------------------------------------------------------
+
+MAX_DISTRIBUTION_WORK = 4_000_000
+"""Dice times outcomes (or combinations enumerated for kept dice) one exact distribution may
+cost: Bless's 1d4 costs 4, 10d10 about 1,000, 4d6kh3 about 13,000; only absurd expressions
+(99d999, 9d20kh1) are refused, before any work."""
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The exact distribution of a total, as whole-number weights: ``counts[i]`` ways to get
+    ``low + i``, out of ``sum(counts)`` equally likely rolls. Whole numbers keep convolving
+    and summing exact and fast; `probabilities` turns them into Fractions."""
+
+    low: int
+    counts: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def high(self) -> int:
+        return self.low + len(self.counts) - 1
+
+    def probabilities(self) -> Mapping[int, Fraction]:
+        total = self.total
+        return MappingProxyType(
+            {self.low + i: Fraction(n, total) for i, n in enumerate(self.counts) if n}
+        )
+
+
+def weights(*expressions: str | DiceExpression) -> Weights:
+    """The exact distribution of the sum of ``expressions`` (``weights("+1d4", "-1d6")``).
+
+    Plain dice are added one die at a time with a sliding window (each die costs one pass over
+    the outcomes so far); a term that keeps some of its dice (``4d6kh3``) is enumerated. Raises
+    `DiceLimitError` before doing work beyond `MAX_DISTRIBUTION_WORK`. Cached.
+    """
+    key = tuple(e if isinstance(e, str) else str(e) for e in expressions)
+    parsed = tuple(parse(e) if isinstance(e, str) else e for e in expressions)
+    return _weights_cached(key, parsed)
+
+
+def distribution(expression: str | DiceExpression) -> Mapping[int, Fraction]:
+    """The exact chance of each total of ``expression`` (``1d4`` → 1..4, each 1/4)."""
+    return weights(expression).probabilities()
+
+
+@functools.lru_cache(maxsize=256)
+def _weights_cached(key: tuple[str, ...], parsed: tuple[DiceExpression, ...]) -> Weights:
+    terms = [t for expr in parsed for t in expr.terms]
+    plain = [t for t in terms if isinstance(t, Dice) and t.keep is None]
+    kept = [t for t in terms if isinstance(t, Dice) and t.keep is not None]
+    low = sum(t.value for t in terms if isinstance(t, Constant))
+    span = sum(t.maximum - t.minimum for t in terms) + 1
+    work = sum(t.count for t in plain) * span
+    work += sum(10 * t.sides**t.count for t in kept)  # enumerating is the slow kind of work
+    if work > MAX_DISTRIBUTION_WORK:
+        shown = " + ".join(key) if len(key) > 1 else key[0] if key else ""
+        raise DiceLimitError(f"{_quote(shown)} has too many outcomes to count exactly")
+    counts: list[int] = [1]
+    for term in kept:
+        low, counts = _convolve(low, counts, *_kept_counts(term))
+    for term in plain:
+        for _ in range(term.count):
+            low, counts = _add_die(low, counts, term.sides, term.negative)
+    return Weights(low, tuple(counts))
+
+
+def _add_die(low: int, counts: list[int], sides: int, negative: bool) -> tuple[int, list[int]]:
+    """``counts`` (starting at ``low``) plus one d``sides`` (or minus one): each new outcome
+    sums a window of ``sides`` old ones, read off the running totals."""
+    running = [0, *itertools.accumulate(counts)]
+    n = len(counts)
+    new = [running[min(k + 1, n)] - running[max(0, k - sides + 1)] for k in range(n + sides - 1)]
+    return (low - sides if negative else low + 1), new
+
+
+def _kept_counts(term: Dice) -> tuple[int, list[int]]:
+    """A term that keeps some dice, by counting every combination of its faces."""
+    assert term.keep is not None
+    tally: dict[int, int] = {}
+    highest = term.keep.kind == "kh"
+    for faces in itertools.product(range(1, term.sides + 1), repeat=term.count):
+        ordered = sorted(faces, reverse=highest)
+        value = sum(ordered[: term.keep.count])
+        tally[value] = tally.get(value, 0) + 1
+    if term.negative:
+        tally = {-v: n for v, n in tally.items()}
+    low, high = min(tally), max(tally)
+    return low, [tally.get(v, 0) for v in range(low, high + 1)]
+
+
+def _convolve(
+    low_a: int, a: list[int], low_b: int, b: list[int]
+) -> tuple[int, list[int]]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return low_a + low_b, out
 
 
 DAMAGE_MINIMUM = 1

@@ -1,8 +1,13 @@
 """Rolling a derived `Statistic`, and the roll log saved with the character.
 
 The roll panel and ``sheet-app roll`` both call `roll_statistic`, so a roll means the same
-thing in the window and on the command line. `RollRecord` is what the file keeps: it lives here,
+thing in the window and on the command line. `RollRecord` is what the file keeps: it lives
 in `sheet_app.records`, which the model imports without pulling in dice and odds.
+
+Dice-valued bonuses (Bless's ``+1d4``) are rolled with the check, each shown as its own
+`BonusDie`, and the odds count them exactly. An effect that lasts ``until: "next_roll"``
+(Guidance) is spent by the roll it changed: `spend_edits` switches it off and `roll_edit` puts
+that in the same `edit.Batch` as the log entry, so one undo brings both back.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
-from sheet_app import dice
+from sheet_app import dice, edit
 from sheet_app.checks import (
     CheckOdds,
     ModeError,
@@ -25,19 +30,39 @@ from sheet_app.checks import (
     resolve_mode,
 )
 from sheet_app.derived import ModeSource, ModifierLine, RollMode, Statistic
+from sheet_app.model import CharacterBase
+from sheet_app.passive import (
+    DICE_REASON,
+    FLEETING_REASON,
+    NEXT_ROLL,
+    fleeting_sources,
+    passive_lines,
+    passive_mode_sources,
+    passive_total,
+)
 from sheet_app.records import ModifierRecord, RollRecord
 
 __all__ = [
+    "DICE_REASON",
+    "FLEETING_REASON",
     "ROLL_LOG_LIMIT",
+    "BonusDie",
     "CheckRoll",
     "ModeError",
     "ModifierRecord",
     "NotRollableError",
     "RollRecord",
     "append_record",
+    "fleeting_sources",
     "format_log",
     "format_record",
+    "passive_lines",
+    "passive_mode_sources",
+    "passive_total",
+    "roll_edit",
     "roll_statistic",
+    "spend_edits",
+    "spent_effects",
     "statistic_mode",
     "statistic_odds",
 ]
@@ -80,10 +105,33 @@ def statistic_mode(stat: Statistic, system: str, requested: RollMode = "normal")
 def statistic_odds(
     stat: Statistic, system: str, dc: int, requested: RollMode = "normal"
 ) -> CheckOdds:
-    """Exact odds of each outcome for ``stat`` against ``dc``, before anyone rolls."""
+    """Exact odds of each outcome for ``stat`` against ``dc``, before anyone rolls: the d20
+    under the combined mode, the total modifier and every applied dice-valued bonus."""
     _check_rollable(stat)
     resolved = statistic_mode(stat, system, requested)
-    return check_odds(system, stat.modifier, dc, resolved.mode)
+    return check_odds(system, stat.modifier, dc, resolved.mode, stat.bonus_dice)
+
+
+@dataclass(frozen=True, slots=True)
+class BonusDie:
+    """One dice-valued bonus as rolled with a check: Bless's ``+1d4`` that came up 3."""
+
+    label: str
+    """The breakdown line it came from (the effect's name: ``Bless``)."""
+    expression: str
+    """Signed, as on the line: ``+1d4``, ``-1d4`` (Bane), ``+2d6+1``."""
+    faces: tuple[int, ...]
+    """Every die rolled for it, as rolled."""
+    value: int
+    """What it added to the total (negative for a penalty)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "expression": self.expression,
+            "dice": list(self.faces),
+            "value": self.value,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +149,17 @@ class CheckRoll:
     modifiers: tuple[ModifierLine, ...]
     total_modifier: int
     total: int
+    """``natural + total_modifier`` plus every bonus die's value."""
     dc: int | None = None
     outcome: Outcome | None = None
+    bonus: tuple[BonusDie, ...] = ()
+    """The dice-valued bonuses rolled with the d20, in breakdown order."""
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the fields CONTRACT.md fixes for ``roll --json``."""
-        return {
+        """The fields CONTRACT.md fixes for ``roll --json``; with dice-valued bonuses also
+        ``bonus_dice`` (each bonus's label, expression, dice and value), which ``total``
+        includes. ``dice`` and ``natural`` stay the d20's."""
+        out: dict[str, Any] = {
             "statistic": self.statistic,
             "label": self.label,
             "mode": self.mode,
@@ -118,6 +171,9 @@ class CheckRoll:
             "dc": self.dc,
             "outcome": self.outcome,
         }
+        if self.bonus:
+            out["bonus_dice"] = [b.to_json() for b in self.bonus]
+        return out
 
     def to_record(self, when: datetime) -> RollRecord:
         """The log entry for this roll; ``when`` is passed in so rolling stays pure."""
@@ -134,6 +190,7 @@ class CheckRoll:
             self.total,
             self.dc,
             self.outcome,
+            tuple((b.value, b.expression) for b in self.bonus),
         )
 
 
@@ -145,16 +202,19 @@ def roll_statistic(
     mode: RollMode = "normal",
     dc: int | None = None,
 ) -> CheckRoll:
-    """Roll d20 + ``stat``'s total modifier with the combined mode; judge it against ``dc``.
+    """Roll d20 + ``stat``'s total modifier + its dice-valued bonuses with the combined mode;
+    judge it against ``dc``.
 
-    Every die comes from ``rng``, so one seed reproduces the roll. Raises `ModeError` for a
+    Every die comes from ``rng`` (the d20s first, then each bonus in breakdown order), so one
+    seed reproduces the roll. A natural 20 or 1 is the d20's alone. Raises `ModeError` for a
     mode ``system`` does not have and `NotRollableError` for AC-like statistics.
     """
     _check_rollable(stat)
     resolved = statistic_mode(stat, system, mode)
     rolled = dice.roll(_D20[resolved.mode], rng).terms[0]
     natural = rolled.kept_rolls[0]
-    total = natural + stat.modifier
+    bonus = tuple(_roll_bonus(line, rng) for line in stat.modifiers if line.applied and line.dice)
+    total = natural + stat.modifier + sum(b.value for b in bonus)
     return CheckRoll(
         statistic=stat.id,
         label=stat.label,
@@ -168,7 +228,14 @@ def roll_statistic(
         total=total,
         dc=dc,
         outcome=None if dc is None else check_outcome(system, total, dc, natural),
+        bonus=bonus,
     )
+
+
+def _roll_bonus(line: ModifierLine, rng: random.Random) -> BonusDie:
+    assert line.dice is not None
+    rolled = dice.roll(line.dice, rng)
+    return BonusDie(line.label, line.dice, rolled.rolls, rolled.total)
 
 
 def _check_rollable(stat: Statistic) -> None:
@@ -176,6 +243,43 @@ def _check_rollable(stat: Statistic) -> None:
         raise NotRollableError(
             f"{stat.label} is not rolled: it is the DC others roll against ({stat.total})"
         )
+
+
+# --- effects spent by a roll ("until": "next_roll") ----------------------------------------
+
+
+def spent_effects(character: CharacterBase, stat: Statistic) -> list[int]:
+    """Indexes in ``character.effects`` of the active effects lasting until the next roll
+    that a roll of ``stat`` spends: those (by effect name) with an applied line in its
+    breakdown or a roll-mode source on it. A roll of something they don't touch spends none."""
+    touched = {line.source for line in stat.modifiers if line.applied and line.source}
+    touched.update(source.label for source in stat.mode_sources)
+    return [
+        i for i, effect in enumerate(character.effects)
+        if effect.active and effect.until == NEXT_ROLL and effect.name in touched
+    ]
+
+
+def spend_edits(character: CharacterBase, stat: Statistic) -> list[edit.Set]:
+    """The edits that switch off what a roll of ``stat`` spends (see `spent_effects`)."""
+    return [edit.Set(("effects", i, "active"), False) for i in spent_effects(character, stat)]
+
+
+def roll_edit(
+    character: CharacterBase,
+    stat: Statistic,
+    record: RollRecord,
+    limit: int = ROLL_LOG_LIMIT,
+) -> edit.Batch:
+    """One undo step for a roll of ``stat``: ``record`` appended to the roll log and every
+    effect the roll spent switched off (`edit.apply` it; undo restores both together)."""
+    log = append_record(_records(character.roll_log), record, limit)
+    logged = edit.Set(("roll_log",), [r.model_dump(mode="json") for r in log])
+    return edit.Batch((logged, *spend_edits(character, stat)))
+
+
+def _records(log: Iterable[Any]) -> list[RollRecord]:
+    return [r if isinstance(r, RollRecord) else RollRecord.model_validate(r) for r in log]
 
 
 # --- the roll log --------------------------------------------------------------------------
@@ -204,8 +308,24 @@ def format_record(record: RollRecord) -> str:
         record.total,
         record.dc,
         record.outcome,
+        _record_bonus(record),
     )
     return f"{_wall_clock(record.time)}  {body}"
+
+
+def _record_bonus(record: RollRecord) -> tuple[tuple[int, str], ...]:
+    """The bonus dice a record keeps (``bonus_dice``, an extra key); anything malformed in
+    a hand-edited file is skipped rather than breaking the log."""
+    kept = (record.model_extra or {}).get("bonus_dice")
+    if not isinstance(kept, list):
+        return ()
+    out = []
+    for item in kept:
+        if isinstance(item, dict):
+            value, expression = item.get("value"), item.get("expression")
+            if type(value) is int and isinstance(expression, str):
+                out.append((value, expression))
+    return tuple(out)
 
 
 def format_log(log: Iterable[RollRecord]) -> str:
@@ -222,15 +342,26 @@ def _summary(
     total: int,
     dc: int | None,
     outcome: str | None,
+    bonus: Sequence[tuple[int, str]] = (),
 ) -> str:
     head = label if mode == "normal" else f"{label} ({mode})"
     faces = f"{', '.join(map(str, rolled))} → {natural}" if len(rolled) > 1 else str(natural)
-    line = f"{head}: {faces} {total_modifier:+d} = {total}"
+    extra = "".join(f" {value:+d}[{_unsigned(expression)}]" for value, expression in bonus)
+    line = f"{head}: {faces} {total_modifier:+d}{extra} = {total}"
     if dc is not None:
         line += f" vs DC {dc}"
     if outcome is not None:
         line += f" — {outcome.replace('_', ' ')}"
     return line
+
+
+def _unsigned(expression: str) -> str:
+    """``+1d4`` → ``1d4``; ``-1d4`` → ``1d4`` too (its value is shown signed), but ``-1d6+1``
+    stays as it is, since dropping the sign would change it."""
+    body = expression[1:] if expression[:1] in "+-" else expression
+    if expression.startswith("-") and ("+" in body or "-" in body):
+        return expression
+    return body
 
 
 def _iso(when: datetime) -> str:

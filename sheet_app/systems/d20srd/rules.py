@@ -27,6 +27,7 @@ from sheet_app.derived import (
 )
 from sheet_app.facts import ABILITIES, ABILITY_NAMES, signed, skill_label
 from sheet_app.model import Weapon
+from sheet_app.passive import fleeting_sources, passive_total
 from sheet_app.rules.builder import Stacker, StatisticBuilder, build_speed, cut_speed
 from sheet_app.rules.common import Contribution, EffectIndex, active_condition, total_of
 from sheet_app.rules.scores import die_hit_points, entered_scores, scored_abilities
@@ -247,14 +248,14 @@ def derive(character: D20Character, variants: Iterable[str] = ()) -> Derived:
     max_hp, hp_lines = die_hit_points(character.hit_points, character.level, con.modifier)
     hp = HitPoints(max_hp, hp_lines, character.hit_points.current, character.hit_points.temporary)
     notes = (loser_reason,) if loser else ()
+    fleeting = fleeting_sources(character)  # a passive leaves out what the next roll spends
     return Derived(
         system="d20srd",
         abilities=frozen_map(abilities),
         proficiency_bonus=None,
         statistics=frozen_map(stats),
         passive=frozen_map({
-            "listen": 10 + stats["skill:listen"].total,
-            "spot": 10 + stats["skill:spot"].total,
+            key: 10 + passive_total(stats[f"skill:{key}"], fleeting) for key in ("listen", "spot")
         }),
         hit_points=hp,
         carrying=carry,

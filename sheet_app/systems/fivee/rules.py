@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from sheet_app import registry
 from sheet_app.derived import (
     AbilityValue,
     Carrying,
@@ -26,9 +27,10 @@ from sheet_app.derived import (
     frozen_map,
 )
 from sheet_app.facts import ABILITIES, ABILITY_NAMES, skill_label
+from sheet_app.passive import fleeting_sources, passive_mode_sources, passive_total
 from sheet_app.registry import Condition
 from sheet_app.rules.builder import StatisticBuilder, build_speed, cut_speed
-from sheet_app.rules.common import Contribution, EffectIndex, active_condition
+from sheet_app.rules.common import Contribution, EffectIndex, active_condition, sheet_mode
 from sheet_app.rules.scores import die_hit_points, entered_scores, scored_abilities
 from sheet_app.rules.stacking import keep_best, source_reason, verdict_lines
 from sheet_app.rules.weapons import (
@@ -245,8 +247,10 @@ def derive(rules: FiveE, character: FiveECharacter, variants: Iterable[str] = ()
         damage[f"damage:{key}"] = Damage(f"damage:{key}", weapon.name, weapon_dice(weapon),
                                          lines, "double_dice", 2, 0, weapon.damage_type)
 
+    fleeting = fleeting_sources(character)
     passive = {
-        skill: _passive(stats[f"skill:{skill}"]) for skill in PASSIVE_SKILLS
+        skill: _passive(stats[f"skill:{skill}"], fleeting, rules.system)
+        for skill in PASSIVE_SKILLS
     }
     con = abilities["con"]
     max_hp, hp_lines = die_hit_points(character.hit_points, character.level, con.modifier)
@@ -270,10 +274,18 @@ def derive(rules: FiveE, character: FiveECharacter, variants: Iterable[str] = ()
     )
 
 
-def _passive(stat: Statistic) -> int:
-    """10 + every modifier of the check; +5 with advantage, -5 with disadvantage."""
-    shift = {"advantage": 5, "disadvantage": -5}.get(stat.roll_mode, 0)
-    return 10 + stat.total + shift
+def _passive(stat: Statistic, fleeting: frozenset[str], system: str) -> int:
+    """10 + every modifier of the check; +5 with advantage, -5 with disadvantage.
+
+    A passive is not a roll: dice bonuses (worth 0 on the line) stay out, and so do the
+    values and roll modes of effects that last until the next roll (``fleeting``, by name)."""
+    mode = stat.roll_mode
+    if fleeting and any(source.label in fleeting for source in stat.mode_sources):
+        kept = passive_mode_sources(stat, fleeting)
+        allowed = registry.get(system).facts.roll_modes
+        mode = sheet_mode(system, kept, allowed) if kept else "normal"
+    shift = {"advantage": 5, "disadvantage": -5}.get(mode, 0)
+    return 10 + passive_total(stat, fleeting) + shift
 
 
 def _armor_class(

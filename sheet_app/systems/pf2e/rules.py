@@ -24,6 +24,7 @@ from sheet_app.derived import (
     frozen_map,
 )
 from sheet_app.facts import ABILITIES, ABILITY_NAMES, skill_label
+from sheet_app.passive import fleeting_sources, passive_total
 from sheet_app.rules.builder import StatisticBuilder, build_speed
 from sheet_app.rules.common import Contribution, EffectIndex, active_condition, total_of
 from sheet_app.rules.stacking import keep_best, type_reason, verdict_lines
@@ -190,7 +191,8 @@ def derive(character: Pf2eCharacter, variants: Iterable[str] = ()) -> Derived:
         abilities=frozen_map(abilities),
         proficiency_bonus=None,
         statistics=frozen_map(stats),
-        passive=frozen_map({"perception": stats["perception"].dc}),
+        passive=frozen_map({"perception": 10 + passive_total(stats["perception"],
+                                                             fleeting_sources(character))}),
         hit_points=hp,
         carrying=carry,
         speed=_speed(character, carry, effects),
