@@ -6,7 +6,8 @@ import html
 from collections.abc import Iterable
 
 from sheet_app import facts
-from sheet_app.derived import AbilityValue, ModifierLine, Statistic
+from sheet_app.damage import critical_expression, damage_range
+from sheet_app.derived import AbilityValue, Damage, ModifierLine, Statistic
 from sheet_app.facts import MINUS as MINUS
 from ui.theme import APPLIED_COLOR as APPLIED_COLOR
 from ui.theme import PENALTY_COLOR as PENALTY_COLOR
@@ -44,10 +45,17 @@ def stat_text(stat: Statistic | None) -> str:
     return signed(stat.modifier) if stat.rollable else str(stat.total)
 
 
+def line_value(line: ModifierLine) -> str:
+    """A modifier's value as shown: ``+2``, ``−1``, or its dice (``+1d4``)."""
+    if line.dice:
+        return line.dice.replace("-", MINUS)
+    return signed(line.value)
+
+
 def line_html(line: ModifierLine) -> str:
     label = html.escape(line.label)
     kind = html.escape(words(line.type))
-    value = signed(line.value)
+    value = line_value(line)
     if line.applied:
         return (f"<tr><td>{label}</td><td><i>{kind}</i></td>"
                 f"<td align='right'><b>{value}</b></td></tr>")
@@ -117,3 +125,46 @@ def ability_html(ability: AbilityValue, kind: str) -> str:
     footer = [f"Modifier {signed(ability.modifier)} = floor(({ability.score} − 10) / 2)"]
     return breakdown_html(f"{ability.label} score", str(ability.score), ability.breakdown,
                           footer=footer)
+
+
+# --- weapons --------------------------------------------------------------------------------
+
+
+def span(low: int, high: int) -> str:
+    """``4–11``; a single number when both ends meet."""
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def damage_text(damage: Damage) -> str:
+    """A weapon's damage on the sheet: ``1d8+3 (4–11) slashing``."""
+    typed = f" {damage.damage_type}" if damage.damage_type else ""
+    return f"{damage.expression} ({span(*damage_range(damage))}){typed}"
+
+
+def critical_text(stat: Statistic | None, damage: Damage | None) -> str:
+    """The critical range and multiplier where they are not the plain 20 and the system's
+    one rule: ``19–20/×2``, ``×3``; empty otherwise."""
+    parts = []
+    if stat is not None and stat.threat is not None and stat.threat < 20:
+        parts.append(f"{stat.threat}–20")
+    if damage is not None and damage.critical == "multiply" and (parts or damage.multiplier != 2):
+        parts.append(f"×{damage.multiplier}")
+    return "/".join(parts)
+
+
+def damage_html(damage: Damage) -> str:
+    """A weapon damage's tooltip: its dice and modifiers, its range and its critical."""
+    low, high = damage_range(damage, critical=True)
+    footer = [f"Range {span(*damage_range(damage))}",
+              f"Critical: {critical_expression(damage)} ({span(low, high)})"]
+    if damage.minimum:
+        footer.append(f"At least {damage.minimum} per hit.")
+    footer.append("Click to roll damage; right-click for critical damage.")
+    return breakdown_html(f"{damage.label} damage", damage.expression,
+                          (ModifierLine("Weapon dice", "dice", 0, dice=damage.dice),
+                           *damage.modifiers), footer=footer)
+
+
+def follow_up_text(stat: Statistic, penalty: int) -> str:
+    """A later attack's total on the sheet: the attack's modifier with the penalty."""
+    return signed(stat.modifier + penalty)

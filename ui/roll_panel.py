@@ -6,7 +6,11 @@ What differs between systems (the roll modes, the typical DCs, two outcomes or f
 from the system's facts in `sheet_app.registry`.
 
 The panel is a column of small widgets: `StatHeader`, `BreakdownList`, `DcRow`,
-`RollButtons`, `RollResultView` over `RollLogView`; `RollPanel` wires them to the document.
+`RollButtons`, `RollResultView`, `AttackActions` over `RollLogView`; `RollPanel` wires them
+to the document. A weapon's attack may be rolled as a later attack of the turn (pf2e's
+multiple attack penalty, d20srd's iterative attacks: `follow_up_statistic`); after an attack
+`AttackActions` says whether it threatens or is a critical hit (`attack_verdict`), offers
+*Confirm* where the system confirms threats, and rolls the damage.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import html
 import random
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -37,8 +41,9 @@ from PySide6.QtWidgets import (
 )
 
 from sheet_app import registry
-from sheet_app.checks import ModeError, format_chance, modes_for, outcomes_for
-from sheet_app.derived import Derived, ModifierLine, Statistic
+from sheet_app.checks import ModeError, format_chance, is_success, modes_for, outcomes_for
+from sheet_app.damage import DamageRoll, roll_damage
+from sheet_app.derived import Damage, Derived, ModifierLine, Statistic
 from sheet_app.rolls import (
     CheckRoll,
     NotRollableError,
@@ -52,7 +57,7 @@ from sheet_app.rolls import (
 )
 from ui.context import StatSelection
 from ui.document import Change, CharacterDocument
-from ui.format import sentence, signed, stat_text, words
+from ui.format import line_value, sentence, signed, stat_text, words
 from ui.sections.tables import (
     BACKGROUND,
     CENTER_ALIGNMENT,
@@ -76,7 +81,7 @@ from ui.theme import (
     look,
     qcolor,
 )
-from ui.widgets import icon, mode_label
+from ui.widgets import icon, mode_label, weapon_requests
 
 OUTCOME_SHORT = {
     "critical_success": "Crit. success",
@@ -118,7 +123,7 @@ def breakdown_rows(stat: Statistic, wrap: int = 48) -> list[BreakdownRow]:
         ))
         for line in lines:
             mark = "✔" if line.applied else "✘"
-            rows.append(BreakdownRow("line", line.label, signed(line.value), mark, line))
+            rows.append(BreakdownRow("line", line.label, line_value(line), mark, line))
             if not line.applied:
                 rows.extend(BreakdownRow("reason", part, line=line)
                             for part in _wrapped(line.reason or "suppressed", max(16, wrap)))
@@ -149,7 +154,7 @@ def _line_tip(row: BreakdownRow) -> str | None:
     if line is None or row.kind == "reason":
         return None
     verdict = "applies" if line.applied else f"suppressed: {line.reason}"
-    return f"{line.label}: {signed(line.value)} {words(line.type)} — {verdict}"
+    return f"{line.label}: {line_value(line)} {words(line.type)} — {verdict}"
 
 
 def _row_spoken(row: BreakdownRow) -> str:
@@ -233,8 +238,16 @@ def _clock(time: str) -> str:
         return time
 
 
-def _faces_text(dice: list[int] | tuple[int, ...], natural: int) -> str:
-    """The kept die, then the dropped one in brackets: ``19 (17)``."""
+KIND_SHORT = {"damage": "Damage", "hit_points": "Hit points", "death_save": "Death save",
+              "recovery": "Recovery"}
+"""What the log's Result column says of an entry that is not a check and has no outcome."""
+
+
+def _faces_text(dice: list[int] | tuple[int, ...], natural: int | None) -> str:
+    """The kept die, then the dropped one in brackets: ``19 (17)``; every die of an entry
+    that keeps none (damage: ``3, 5``)."""
+    if natural is None:
+        return ", ".join(map(str, dice))
     dropped = list(dice)
     if natural in dropped:
         dropped.remove(natural)
@@ -242,12 +255,18 @@ def _faces_text(dice: list[int] | tuple[int, ...], natural: int) -> str:
 
 
 def _check_text(record: RollRecord) -> str:
+    """A check's name (and mode); for other entries the head of their words
+    (``Longsword critical damage``)."""
+    if record.natural is None and record.text:
+        return record.text.partition(": ")[0]
     short = MODE_SHORT.get(record.mode)
     return f"{record.label} ({short})" if short else record.label
 
 
 def _outcome_text(record: RollRecord) -> str:
-    return "—" if record.outcome is None else OUTCOME_SHORT[record.outcome]
+    if record.outcome is not None:
+        return OUTCOME_SHORT[record.outcome]
+    return "—" if record.natural is not None else KIND_SHORT.get(record.kind, "—")
 
 
 class RollLogModel(ColumnTableModel):
@@ -256,7 +275,7 @@ class RollLogModel(ColumnTableModel):
     columns = (
         Column("Time", 42, show=lambda r: _clock(r.time), tip=format_record),
         Column("Check", resize="stretch", show=_check_text, tip=format_record),
-        Column("d20", 52, show=lambda r: _faces_text(r.dice, r.natural), tip=format_record),
+        Column("Dice", 52, show=lambda r: _faces_text(r.dice, r.natural), tip=format_record),
         Column("Total", 40, show=lambda r: str(r.total), align=NUMBER_ALIGNMENT,
                tip=format_record),
         Column("Result", 92, show=_outcome_text, tip=format_record),
@@ -323,6 +342,36 @@ def dice_html(result: CheckRoll) -> str:
     )
 
 
+def damage_roll_html(roll: DamageRoll) -> str:
+    """A damage roll: what was rolled (``2×(2d8+4)``), every die, and the total."""
+    size = "18pt" if len(roll.dice) <= 6 else "13pt"
+    faces = "&nbsp;&nbsp;".join(f"<span style='font-size:{size}; font-weight:bold'>{face}</span>"
+                                for face in roll.dice)
+    head = "Critical damage" if roll.critical else "Damage"
+    typed = f" {html.escape(roll.damage_type)}" if roll.damage_type else ""
+    return (
+        f"<b>{html.escape(roll.label)}</b> {head.lower()}: "
+        f"<span style='font-size:13pt'>{html.escape(roll.expression)}</span><br>"
+        f"{faces or '—'}<span style='font-size:14pt'> → </span>"
+        f"<span style='font-size:22pt; font-weight:bold'>{roll.total}</span>{typed}"
+    )
+
+
+def damage_record(roll: DamageRoll, damage: Damage, when: datetime) -> RollRecord:
+    """The log entry of a damage roll: every die, the modifiers, the total and its words."""
+    return RollRecord.model_validate({
+        "time": when.isoformat(timespec="seconds"),
+        "kind": "damage",
+        "statistic": roll.statistic,
+        "label": roll.label,
+        "dice": list(roll.dice),
+        "modifiers": [line.to_json() for line in roll.modifiers],
+        "total_modifier": damage.flat,
+        "total": roll.total,
+        "text": roll.summary(),
+    })
+
+
 PROMPT = (f"<span style='color:{PROMPT_COLOR}'>Click the die beside a statistic, press Roll, "
           "or press Enter in the DC field.</span>")
 
@@ -337,6 +386,83 @@ def odds_text(stat: Statistic, system: str, dc: int) -> str:
     parts = [f"{OUTCOME_SHORT[o]} {format_chance(odds.probabilities[o])}" for o in outcomes]
     mode_word = "" if odds.mode == "normal" else f" ({odds.mode})"
     return " · ".join(parts) + mode_word
+
+
+# --- weapon attacks ------------------------------------------------------------------------
+
+FOLLOW_UP_TYPE = "multiple_attack"
+"""The breakdown type of a later attack's penalty (read "Multiple attack")."""
+
+
+def follow_up_statistic(stat: Statistic, follow_up: int) -> Statistic:
+    """``stat`` rolled as its ``follow_up``-th later attack of the turn (1 = the first of
+    ``stat.follow_ups``): the penalty is one more breakdown line (``2nd Strike −5``) and in
+    the total, and the label says which attack it is (``Longsword, 2nd Strike``). 0, or a
+    later attack the statistic no longer has, is ``stat`` itself."""
+    if not 0 < follow_up <= len(stat.follow_ups):
+        return stat
+    name, penalty = stat.follow_ups[follow_up - 1]
+    line = ModifierLine(name, FOLLOW_UP_TYPE, penalty)
+    return replace(stat, label=f"{stat.label}, {name}", total=stat.total + penalty,
+                   modifiers=(*stat.modifiers, line))
+
+
+def damage_id(stat_id: str) -> str:
+    """``attack:longsword`` → ``damage:longsword``: the damage that goes with an attack."""
+    return "damage:" + stat_id.partition(":")[2]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackVerdict:
+    """What an attack roll means for a critical hit, and what the panel offers next."""
+
+    note: str
+    """"Critical threat", "Critical hit", "Critical hit confirmed"…; empty for none."""
+    confirm: bool = False
+    """Offer *Confirm*: a threat the system wants confirmed and not yet confirmed."""
+    critical: bool | None = False
+    """Whether the damage is critical; ``None`` when the panel can't tell (no DC)."""
+    good: bool = True
+    """Whether the note is good news (coloured as a success)."""
+
+
+def attack_verdict(
+    result: CheckRoll, stat: Statistic, four_degrees: bool,
+    confirmation: CheckRoll | None = None,
+) -> AttackVerdict:
+    """The critical-hit reading of an attack ``result`` of ``stat``.
+
+    Where a threat must be confirmed (``stat.confirm``), a natural roll of ``stat.threat`` or
+    more that hits (a natural 20 always does) threatens, and ``confirmation``, rolled against
+    the same DC, confirms it if it hits. Otherwise: with degrees of success a critical success
+    is a critical hit; without them a natural roll in the threat range is one."""
+    threat = stat.threat if stat.threat is not None else 21
+    natural = result.natural
+    if stat.confirm:
+        hits = result.outcome is None or is_success(result.outcome) or natural == 20
+        if natural < threat or not hits:
+            return AttackVerdict("")
+        if confirmation is None:
+            return AttackVerdict(f"Critical threat (natural {natural}): confirm it",
+                                 confirm=True, critical=False)
+        rolled = (f"{confirmation.natural} {signed(confirmation.total_modifier)} = "
+                  f"{confirmation.total}")
+        if confirmation.outcome is None:
+            return AttackVerdict(f"Confirmation {rolled}: a critical hit if that hits",
+                                 critical=None)
+        if is_success(confirmation.outcome) or confirmation.natural == 20:
+            return AttackVerdict(f"Critical hit confirmed: {rolled}", critical=True)
+        return AttackVerdict(f"Critical hit not confirmed: {rolled}", critical=False,
+                             good=False)
+    if four_degrees:
+        if result.outcome is None:  # no DC: the player judges
+            return AttackVerdict("", critical=None)
+        if result.outcome == "critical_success":
+            return AttackVerdict("Critical hit", critical=True)
+        return AttackVerdict("")
+    if natural >= threat:
+        return AttackVerdict(f"Critical hit (natural {natural})", critical=True)
+    return AttackVerdict("")
 
 
 def _column_box(*, spacing: int | None = None) -> QVBoxLayout:
@@ -573,6 +699,62 @@ class RollResultView(QLabel):
         self.setToolTip(result.summary())
         self.setAccessibleDescription(result.summary())
 
+    def show_damage(self, roll: DamageRoll) -> None:
+        self.setText(damage_roll_html(roll))
+        self.setToolTip(roll.summary())
+        self.setAccessibleDescription(roll.summary())
+
+
+class AttackActions(QWidget):
+    """After a weapon's attack: whether it threatens or is a critical hit, *Confirm* for a
+    threat the system confirms, and the damage (critical or not) one click away."""
+
+    confirmRequested = Signal()
+    damageRequested = Signal(bool)
+    """Roll the damage; True for critical damage."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = _column_box(spacing=3)
+        self.setLayout(layout)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setAccessibleName("Critical hit")
+        buttons = QHBoxLayout()
+        buttons.setContentsMargins(0, 0, 0, 0)
+        self.confirm = QPushButton("Confirm")
+        self.confirm.setAccessibleName("Confirm the critical threat")
+        self.confirm.setToolTip("Roll the attack again against the same DC: a hit confirms "
+                                "the critical")
+        self.damage = QPushButton("Roll damage")
+        self.damage.setAccessibleName("Roll damage")
+        self.critical = QPushButton("Roll critical damage")
+        self.critical.setAccessibleName("Roll critical damage")
+        self.confirm.clicked.connect(self.confirmRequested)
+        self.damage.clicked.connect(lambda: self.damageRequested.emit(False))
+        self.critical.clicked.connect(lambda: self.damageRequested.emit(True))
+        for button in (self.confirm, self.damage, self.critical):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout.addWidget(self.note)
+        layout.addLayout(buttons)
+        self.verdict: AttackVerdict | None = None
+        self.setVisible(False)
+
+    def show_verdict(self, verdict: AttackVerdict | None, has_damage: bool) -> None:
+        """``None`` hides the whole row (the last roll was not a weapon's attack)."""
+        self.verdict = verdict
+        self.setVisible(verdict is not None)
+        if verdict is None:
+            return
+        color = OUTCOME_COLORS["critical_success" if verdict.good else "failure"]
+        self.note.setText(f"<b style='color:{color}'>{html.escape(verdict.note)}</b>")
+        self.note.setVisible(bool(verdict.note))
+        self.confirm.setVisible(verdict.confirm)
+        self.damage.setVisible(has_damage and verdict.critical is not True)
+        self.critical.setVisible(has_damage and verdict.critical is not False)
+        self.critical.setDefault(verdict.critical is True)
+
 
 class RollLogView(QWidget):
     """The character's past rolls, newest first, with Copy as text and Clear."""
@@ -636,14 +818,20 @@ class RollPanel(QWidget):
         self.selection = selection
         self.rng = rng or random.Random()
         self.stat_id = ""
+        self.follow_up = 0
+        """The later attack of the turn the shown statistic is rolled as (0: the first)."""
         self.last: CheckRoll | None = None
+        self.last_damage: DamageRoll | None = None
         self._shown: Statistic | None = None
+        self._attack: tuple[CheckRoll, Statistic, CheckRoll | None] | None = None
+        """The last weapon attack: its roll, the statistic as rolled, its confirmation."""
 
         self.header = StatHeader()
         self.breakdown_list = BreakdownList()
         self.dc_row = DcRow(lambda: registry.get(self.document.system).facts.typical_dcs)
         self.roll_buttons = RollButtons()
         self.result = RollResultView()
+        self.attack_actions = AttackActions()
         self.log_view = RollLogView(document)
         self._compose()
 
@@ -661,7 +849,15 @@ class RollPanel(QWidget):
         self.roll_buttons.requested.connect(lambda mode: self.roll(mode))
         self.log_view.message.connect(self.message)
         selection.selected.connect(self.show_statistic)
-        selection.rollRequested.connect(lambda stat_id, mode: self.roll(mode, stat_id))
+        selection.rollRequested.connect(lambda stat_id, mode: self.roll(mode, stat_id, 0))
+        requests = weapon_requests(selection)
+        requests.attackRequested.connect(
+            lambda stat_id, follow_up: self.roll("normal", stat_id, follow_up))
+        requests.damageRequested.connect(
+            lambda damage, critical: self.roll_damage(damage, critical))
+        self.attack_actions.confirmRequested.connect(lambda: self.confirm())
+        self.attack_actions.damageRequested.connect(
+            lambda critical: self.roll_damage(None, critical))
         document.derivedChanged.connect(self._on_derived)
         document.replaced.connect(self._rebuild_buttons)
         self._rebuild_buttons()
@@ -681,6 +877,7 @@ class RollPanel(QWidget):
         column.addWidget(self.dc_row)
         column.addWidget(self.roll_buttons)
         column.addWidget(self.result)
+        column.addWidget(self.attack_actions)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
         split.addWidget(self.log_view)
@@ -702,10 +899,15 @@ class RollPanel(QWidget):
 
     def show_statistic(self, stat_id: str) -> None:
         self.stat_id = stat_id
+        self.follow_up = 0
         self._render(self.document.derived.statistics.get(stat_id))
 
+    def _effective(self, stat: Statistic | None) -> Statistic | None:
+        """``stat`` as the panel rolls it: with the chosen later attack's penalty."""
+        return follow_up_statistic(stat, self.follow_up) if stat is not None else None
+
     def _on_derived(self, old: Derived, new: Derived) -> None:
-        stat = new.statistics.get(self.stat_id)
+        stat = self._effective(new.statistics.get(self.stat_id))
         if stat != self._shown or old.system != new.system:
             self._render(stat)
 
@@ -743,10 +945,17 @@ class RollPanel(QWidget):
             button.setToolTip(f"Roll with {mode}: {format_chance(chance)} to succeed")
 
     # --- rolling -------------------------------------------------------------------------
-    def roll(self, mode: str = "normal", stat_id: str | None = None) -> CheckRoll | None:
+    def roll(
+        self, mode: str = "normal", stat_id: str | None = None, follow_up: int | None = None
+    ) -> CheckRoll | None:
+        """Roll ``stat_id`` (default: the shown statistic) with ``mode``; a weapon's attack as
+        its ``follow_up``-th later attack (None keeps the one shown)."""
         if stat_id is not None and stat_id != self.stat_id:
             self.show_statistic(stat_id)
-        stat = self.document.derived.statistics.get(self.stat_id)
+        if follow_up is not None and follow_up != self.follow_up:
+            self.follow_up = follow_up
+            self._render(self._effective(self.document.derived.statistics.get(self.stat_id)))
+        stat = self._effective(self.document.derived.statistics.get(self.stat_id))
         if stat is None:
             return None
         dc = self.dc_row.value() or None
@@ -762,8 +971,68 @@ class RollPanel(QWidget):
         log = append_record(log_records(self.document.character.roll_log), record)
         self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
                           f"Roll {stat.label}", merge=False)
+        self._after_attack(result, stat)
         self.rolled.emit(result)
         return result
+
+    # --- weapons -------------------------------------------------------------------------
+    def _after_attack(self, result: CheckRoll, stat: Statistic,
+                      confirmation: CheckRoll | None = None) -> None:
+        """Show what an attack means for a critical hit, or hide that row after other rolls."""
+        if stat.threat is None:
+            self._attack = None
+            self.attack_actions.show_verdict(None, False)
+            return
+        self._attack = (result, stat, confirmation)
+        four = registry.get(self.document.system).facts.four_degrees
+        verdict = attack_verdict(result, stat, four, confirmation)
+        has_damage = damage_id(stat.id) in self.document.derived.damage
+        self.attack_actions.show_verdict(verdict, has_damage)
+
+    def confirm(self) -> CheckRoll | None:
+        """Roll the last attack's confirmation: the same statistic, later attack and mode,
+        against the same DC; logged as a roll of its own."""
+        if self._attack is None:
+            return None
+        attack, stat, _ = self._attack
+        try:
+            result = roll_statistic(stat, self.document.system, self.rng, mode=attack.mode,
+                                    dc=attack.dc)
+        except (ModeError, NotRollableError) as exc:
+            self.message.emit(str(exc))
+            return None
+        result = replace(result, label=f"{stat.label} (confirm critical)")
+        self.last = result
+        record = result.to_record(datetime.now().astimezone())
+        log = append_record(log_records(self.document.character.roll_log), record)
+        self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
+                          f"Confirm {stat.label}", merge=False)
+        self._after_attack(attack, stat, result)  # the attack stays shown, this in words
+        self.rolled.emit(result)
+        return result
+
+    def roll_damage(self, damage: str | None = None, critical: bool = False) -> DamageRoll | None:
+        """Roll ``damage`` (``damage:<weapon>``; default: that of the last attack), show every
+        die and the total, and log it."""
+        attack = self._attack[1].id if self._attack is not None else ""
+        if damage is None:
+            damage = damage_id(attack) if attack else ""
+        elif damage != damage_id(attack):  # the sheet's damage of another weapon
+            self._attack = None
+            self.attack_actions.show_verdict(None, False)
+        found = self.document.derived.damage.get(damage)
+        if found is None:
+            self.message.emit("No damage to roll: pick a weapon's attack first")
+            return None
+        rolled = roll_damage(found, self.rng, critical=critical)
+        self.last_damage = rolled
+        self.result.show_damage(rolled)
+        record = damage_record(rolled, found, datetime.now().astimezone())
+        log = append_record(log_records(self.document.character.roll_log), record)
+        self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
+                          f"Roll {rolled.label} damage", merge=False)
+        self.message.emit(rolled.summary())
+        return rolled
 
     def copy_log(self) -> None:
         self.log_view.copy_log()

@@ -13,7 +13,7 @@ from functools import cache, partial
 from importlib import resources
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QContextMenuEvent, QCursor, QHelpEvent, QIcon, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -37,7 +37,7 @@ from sheet_app.edit import MISSING
 from sheet_app.edit import Path as Path_
 from sheet_app.facts import ABILITIES, ABILITY_NAMES
 from ui.binding import qt_signals_blocked
-from ui.context import SheetContext
+from ui.context import SheetContext, StatSelection
 from ui.format import stat_text, statistic_html
 from ui.theme import look
 
@@ -284,8 +284,12 @@ class StatButton(QPushButton):
     """
 
     def __init__(
-        self, ctx: SheetContext, stat_id: str, name: str, parent: QWidget | None = None
+        self, ctx: SheetContext, stat_id: str, name: str, parent: QWidget | None = None,
+        *, bound: bool = True, on_click: Callable[[], None] | None = None,
     ) -> None:
+        """``bound=False``: the owner calls `show_statistic` itself (a row that is rebuilt
+        or re-keyed must not leave a binding behind); ``on_click`` replaces selecting (a
+        weapon's attack rolls when clicked)."""
         super().__init__("—", parent)
         self.ctx = ctx
         self.stat_id = stat_id
@@ -294,8 +298,10 @@ class StatButton(QPushButton):
         self.setCursor(pointing())
         self.setAccessibleName(name)
         self._stat: Statistic | None = None
-        self.clicked.connect(partial(ctx.selection.select, stat_id))
-        ctx.binder.bind_derived(("stat", stat_id), self.show_statistic)
+        self.clicked.connect(on_click if on_click is not None
+                             else partial(ctx.selection.select, stat_id))
+        if bound:
+            ctx.binder.bind_derived(("stat", stat_id), self.show_statistic)
 
     def show_statistic(self, stat: Statistic | None) -> None:
         self._stat = stat
@@ -322,6 +328,27 @@ class StatButton(QPushButton):
             roll_menu(self.ctx, self.stat_id, self).exec(e.globalPos())
 
 
+class ExplainedButton(QPushButton):
+    """A flat button showing a computed value (a weapon's damage) whose breakdown, like a
+    `StatButton`'s, is built only when hovered (see `Explainer`)."""
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__("—", parent)
+        self.setFlat(True)
+        self.setCursor(pointing())
+        self.setAccessibleName(name)
+        self._explain: Callable[[], str] | None = None
+
+    def show_value(self, text: str, explain: Callable[[], str] | None = None) -> None:
+        if text != self.text():
+            self.setText(text)
+            self.setAccessibleDescription(text)
+        self._explain = explain
+
+    def explanation(self) -> str:
+        return self._explain() if self._explain is not None else ""
+
+
 class Explainer(QObject):
     """Answers tooltip requests for every derived number under the widget it filters.
 
@@ -337,7 +364,7 @@ class Explainer(QObject):
         assert isinstance(event, QHelpEvent)
         widget = watched.childAt(event.pos())
         while widget is not None and widget is not watched:
-            if isinstance(widget, DerivedLabel | StatButton):
+            if isinstance(widget, DerivedLabel | StatButton | ExplainedButton):
                 text = widget.explanation()
                 if not text:
                     return False
@@ -406,6 +433,23 @@ class RollButton(QToolButton):
 
     def contextMenuEvent(self, e: QContextMenuEvent) -> None:
         roll_menu(self.ctx, self.stat_id, self).exec(e.globalPos())
+
+
+class WeaponRequests(QObject):
+    """Requests from the sheet to roll a weapon's attack with a follow-up's penalty, or its
+    damage. Like `StatSelection`'s own requests: the Weapons section emits, the roll panel
+    listens, neither knows the other. One per selection (`weapon_requests`)."""
+
+    attackRequested = Signal(str, int)
+    """(statistic id, follow-up): 0 is the first attack, n the n-th of ``follow_ups``."""
+    damageRequested = Signal(str, bool)
+    """(damage id ``damage:<weapon>``, critical)."""
+
+
+def weapon_requests(selection: StatSelection) -> WeaponRequests:
+    """The `WeaponRequests` that goes with ``selection`` (made on first use, its child)."""
+    found = selection.findChild(WeaponRequests)
+    return found if found is not None else WeaponRequests(selection)
 
 
 class Section(QWidget):

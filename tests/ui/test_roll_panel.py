@@ -11,13 +11,17 @@ from PySide6.QtWidgets import QMenu, QPushButton, QSpinBox, QToolButton
 from pytestqt.qtbot import QtBot
 
 from sheet_app import registry
-from sheet_app.checks import outcomes_for
+from sheet_app.checks import ResolvedMode, outcomes_for
+from sheet_app.derived import Outcome, Statistic
 from sheet_app.model import CharacterBase, Effect, Modifier
-from sheet_app.rolls import format_log, roll_statistic
+from sheet_app.records import RollRecord
+from sheet_app.rolls import CheckRoll, format_log, roll_statistic
 from sheet_app.systems.pf2e.model import Pf2eCharacter
 from tests.ui.helpers import MakeWindow, click, find, item_bonus, lines, press, type_into
 from ui.roll_panel import (
     OUTCOME_SHORT,
+    AttackActions,
+    AttackVerdict,
     BreakdownList,
     DcRow,
     RollButtons,
@@ -25,6 +29,8 @@ from ui.roll_panel import (
     RollPanel,
     RollResultView,
     StatHeader,
+    attack_verdict,
+    follow_up_statistic,
     log_records,
 )
 from ui.widgets import roll_menu
@@ -79,7 +85,8 @@ def test_click_skill_die_rolls_and_explains(qtbot: QtBot, make_window: MakeWindo
 
 def test_the_panel_is_composed_of_documented_parts(make_window: MakeWindow) -> None:
     panel = make_window("pf2e").roll_panel
-    parts = (StatHeader, BreakdownList, DcRow, RollButtons, RollResultView, RollLogView)
+    parts = (StatHeader, BreakdownList, DcRow, RollButtons, RollResultView, AttackActions,
+             RollLogView)
     for part in parts:
         assert part.__doc__, part.__name__
         assert len(panel.findChildren(part)) == 1, part.__name__
@@ -275,3 +282,91 @@ def test_the_parts_work_on_their_own(qtbot: QtBot) -> None:
 def test_roll_panel_is_the_window_dock(make_window: MakeWindow) -> None:
     window = make_window("runarcana")
     assert isinstance(window.roll_panel, RollPanel)
+
+
+# --- weapon attacks ------------------------------------------------------------------------
+
+
+def weapon(threat: int = 20, confirm: bool = False) -> Statistic:
+    return Statistic("attack:axe", "Axe", 7, (), follow_ups=(("2nd attack", -5),),
+                     threat=threat, confirm=confirm)
+
+
+def rolled(natural: int, outcome: Outcome | None, total: int = 0) -> CheckRoll:
+    return CheckRoll("attack:axe", "Axe", "x", "normal", ResolvedMode("normal"), (natural,),
+                     natural, (), 7, total or natural + 7, 15 if outcome else None, outcome)
+
+
+def test_follow_up_statistic_adds_the_penalty_as_a_line() -> None:
+    stat = weapon()
+    later = follow_up_statistic(stat, 1)
+    assert later.total == 2 and later.modifier == 2
+    assert later.label == "Axe, 2nd attack"
+    assert later.modifiers[-1].label == "2nd attack" and later.modifiers[-1].value == -5
+    assert follow_up_statistic(stat, 0) is stat
+    assert follow_up_statistic(stat, 2) is stat  # a later attack it no longer has
+
+
+def test_attack_verdicts() -> None:
+    # 5e-style: a natural in the threat range is a critical hit, whatever the DC
+    assert attack_verdict(rolled(20, "failure"), weapon(), False).critical is True
+    assert attack_verdict(rolled(19, "success"), weapon(), False) == AttackVerdict("")
+    # degrees of success: the outcome decides; without a DC the player does
+    assert attack_verdict(rolled(12, "critical_success"), weapon(), True).note == "Critical hit"
+    assert attack_verdict(rolled(20, "success"), weapon(), True).critical is False
+    assert attack_verdict(rolled(20, None), weapon(), True).critical is None
+    # confirmed threats: a hit in the range threatens, a second hit confirms
+    d20 = weapon(threat=19, confirm=True)
+    threat = attack_verdict(rolled(19, "success"), d20, False)
+    assert threat.confirm and "Critical threat" in threat.note and threat.critical is False
+    assert attack_verdict(rolled(19, "failure"), d20, False) == AttackVerdict("")
+    assert attack_verdict(rolled(20, "failure"), d20, False).confirm  # a natural 20 hits
+    assert attack_verdict(rolled(18, "success"), d20, False) == AttackVerdict("")
+    confirmed = attack_verdict(rolled(19, "success"), d20, False, rolled(9, "success"))
+    assert confirmed.critical is True and "confirmed" in confirmed.note
+    assert not confirmed.confirm
+    missed = attack_verdict(rolled(19, "success"), d20, False, rolled(3, "failure"))
+    assert missed.critical is False and "not confirmed" in missed.note and not missed.good
+    unknown = attack_verdict(rolled(19, None), d20, False, rolled(9, None))
+    assert unknown.critical is None
+
+
+def test_attack_actions_offer_what_the_verdict_allows(qtbot: QtBot) -> None:
+    actions = AttackActions()
+    qtbot.addWidget(actions)
+    actions.show()
+    assert actions.isHidden() is False
+    actions.show_verdict(AttackVerdict("Critical threat", confirm=True), has_damage=True)
+    assert actions.confirm.isVisible() and actions.damage.isVisible()
+    assert not actions.critical.isVisible()
+    actions.show_verdict(AttackVerdict("", critical=None), has_damage=True)
+    assert actions.damage.isVisible() and actions.critical.isVisible()
+    assert not actions.note.isVisible()
+    with qtbot.waitSignal(actions.damageRequested) as asked:
+        actions.critical.click()
+    assert asked.args == [True]
+    actions.show_verdict(AttackVerdict("Critical hit", critical=True), has_damage=False)
+    assert not actions.damage.isVisible() and not actions.critical.isVisible()
+    actions.show_verdict(None, False)
+    assert not actions.isVisible()
+
+
+def test_log_shows_entries_that_are_not_checks(make_window: MakeWindow) -> None:
+    window = make_window("pf2e")
+    entries = [
+        RollRecord(time="2026-01-02T20:15:00+01:00", kind="hit_points", statistic="hp",
+                   label="Hit points", total=30, text="Took 7 damage: 37 → 30"),
+        RollRecord(time="2026-01-02T20:16:00+01:00", kind="damage",
+                   statistic="damage:longsword", label="Longsword", dice=[3, 5], total=12,
+                   text="Longsword damage: 2d8+4 (3, 5) = 12 slashing"),
+    ]
+    window.document.set(("roll_log",), [e.model_dump(mode="json") for e in entries], "log")
+    log = window.roll_panel.log_model
+    assert [log.index(0, c).data() for c in range(1, 5)] == [
+        "Longsword damage", "3, 5", "12", "Damage"]
+    assert [log.index(1, c).data() for c in range(1, 5)] == [
+        "Took 7 damage", "", "30", "Hit points"]
+    assert log.as_text().splitlines() == [
+        "2026-01-02 20:15  Took 7 damage: 37 → 30",
+        "2026-01-02 20:16  Longsword damage: 2d8+4 (3, 5) = 12 slashing",
+    ]

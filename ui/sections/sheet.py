@@ -23,6 +23,7 @@ from ui.sections.combat import CombatSection, DefenseSection, HitPointsSection
 from ui.sections.header import HeaderSection
 from ui.sections.inventory import InventoryPanel
 from ui.sections.skills import SavesSection, SkillsSection
+from ui.sections.weapons import WeaponsPanel
 from ui.widgets import Explainer, slot
 
 if TYPE_CHECKING:
@@ -91,8 +92,9 @@ class LazyTab(QWidget):
 
 
 class SheetWidget(QWidget):
-    """Header on top; abilities and saves, skills, and combat in three columns; inventory,
-    effects, armor and notes in tabs below. Only what the system has is built."""
+    """Header on top; abilities and saves, skills, and combat in three columns; weapons
+    (the tab open at first: what a fight needs), inventory, effects, armor and notes in tabs
+    below. Only what the system has is built."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -134,10 +136,12 @@ class SheetWidget(QWidget):
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("sheetTabs")
+        self.weapons = WeaponsPanel(ctx)
         self.inventory = InventoryPanel(ctx)
         self._effects = LazyTab(lambda: _effects_panel(ctx))
         self._armor = LazyTab(lambda: _armor_panel(ctx))
         self._notes = LazyTab(lambda: NotesEdit(ctx))
+        self.tabs.addTab(self.weapons, "Weapons")
         self.tabs.addTab(self.inventory, "Inventory")
         self.tabs.addTab(self._effects, "Effects")
         self.tabs.addTab(self._armor, "Armor")
