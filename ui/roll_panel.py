@@ -51,6 +51,7 @@ from sheet_app.rolls import (
     append_record,
     format_log,
     format_record,
+    roll_edit,
     roll_statistic,
     statistic_mode,
     statistic_odds,
@@ -335,8 +336,14 @@ def dice_html(result: CheckRoll) -> str:
                    f"{words(result.outcome).capitalize()}</b></span>"
                    f" <span style='color:{DC_NOTE_COLOR}'>vs DC {result.dc}</span>")
     mode = "" if result.mode == "normal" else f" <i>({result.mode})</i>"
+    bonus = "".join(
+        f"<span style='font-size:14pt'> {'−' if die.value < 0 else '+'}</span>"
+        f"<span style='font-size:18pt; font-weight:bold'>{abs(die.value)}</span>"
+        f"<span style='font-size:9pt; color:{DC_NOTE_COLOR}'>"
+        f"[{html.escape(die.expression.lstrip('+'))} {html.escape(die.label)}]</span>"
+        for die in result.bonus)
     return (
-        f"{'&nbsp;&nbsp;'.join(faces)}"
+        f"{'&nbsp;&nbsp;'.join(faces)}{bonus}"
         f"<span style='font-size:14pt'> {html.escape(signed(result.total_modifier))} = </span>"
         f"<span style='font-size:22pt; font-weight:bold'>{result.total}</span>{mode}{outcome}"
     )
@@ -968,9 +975,9 @@ class RollPanel(QWidget):
         self.last = result
         self.result.show_roll(result)
         record = result.to_record(datetime.now().astimezone())
-        log = append_record(log_records(self.document.character.roll_log), record)
-        self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
-                          f"Roll {stat.label}", merge=False)
+        # One undo step: the log entry, and Guidance-like effects the roll used up.
+        self.document.push(roll_edit(self.document.character, stat, record),
+                           f"Roll {stat.label}")
         self._after_attack(result, stat)
         self.rolled.emit(result)
         return result
@@ -1004,9 +1011,8 @@ class RollPanel(QWidget):
         result = replace(result, label=f"{stat.label} (confirm critical)")
         self.last = result
         record = result.to_record(datetime.now().astimezone())
-        log = append_record(log_records(self.document.character.roll_log), record)
-        self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
-                          f"Confirm {stat.label}", merge=False)
+        self.document.push(roll_edit(self.document.character, stat, record),
+                           f"Confirm {stat.label}")
         self._after_attack(attack, stat, result)  # the attack stays shown, this in words
         self.rolled.emit(result)
         return result

@@ -17,7 +17,16 @@ from sheet_app.model import CharacterBase, Effect, Modifier
 from sheet_app.records import RollRecord
 from sheet_app.rolls import CheckRoll, format_log, roll_statistic
 from sheet_app.systems.pf2e.model import Pf2eCharacter
-from tests.ui.helpers import MakeWindow, click, find, item_bonus, lines, press, type_into
+from tests.ui.helpers import (
+    MakeWindow,
+    blank,
+    click,
+    find,
+    item_bonus,
+    lines,
+    press,
+    type_into,
+)
 from ui.roll_panel import (
     OUTCOME_SHORT,
     AttackActions,
@@ -370,3 +379,28 @@ def test_log_shows_entries_that_are_not_checks(make_window: MakeWindow) -> None:
         "2026-01-02 20:15  Took 7 damage: 37 → 30",
         "2026-01-02 20:16  Longsword damage: 2d8+4 (3, 5) = 12 slashing",
     ]
+
+
+def test_guidance_is_rolled_as_a_die_and_spent_with_the_roll(
+        qtbot: QtBot, make_window: MakeWindow) -> None:
+    """A dice bonus is rolled with the check and shown as its own die; an until-next-roll
+    effect switches off in the roll's own undo step, and undo brings both back."""
+    guidance = Effect(name="Guidance", until="next_roll",
+                      modifiers=[Modifier(value="1d4", targets=["skill"])])
+    window = make_window(blank("dnd5e", "Sage", effects=[guidance]), seed=7)
+    panel = window.roll_panel
+    with qtbot.waitSignal(panel.rolled) as rolled:
+        panel.roll(stat_id="skill:insight")
+    result = rolled.args[0]
+    [die] = result.bonus
+    assert die.label == "Guidance" and 1 <= die.value <= 4
+    assert result.total == result.natural + result.total_modifier + die.value
+    assert "[1d4 Guidance]" in panel.result.text()
+    character = window.document.character
+    assert character.effects[0].active is False and len(character.roll_log) == 1
+    window.document.undo_stack.undo()
+    character = window.document.character
+    assert character.effects[0].active is True and character.roll_log == []
+    with qtbot.waitSignal(panel.rolled):
+        panel.roll(stat_id="save:wis")  # Guidance is for checks: a save leaves it on
+    assert window.document.character.effects[0].active is True
