@@ -125,7 +125,9 @@ def _roll_damage(derived: Derived, args: argparse.Namespace) -> int:
         _emit(json.dumps(result.to_json(), indent=2), sys.stdout)
     else:
         width = max((len(line.label) for line in result.modifiers), default=0)
-        lines = [result.summary(), *(_modifier_line(line, width) for line in result.modifiers)]
+        column = max([3, *(len(line.dice) for line in result.modifiers if line.dice)])
+        lines = [result.summary(),
+                 *(_check_line(line, width, column, None) for line in result.modifiers)]
         _emit("\n".join(lines), sys.stdout)
     return 0
 
