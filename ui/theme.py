@@ -77,6 +77,17 @@ BAR_OUTLINE: Final = "#9aa0a6"
 BAR_TRACK: Final = "#eceff1"
 BAR_MARK: Final = "#37474f"
 
+# --- hit points in play (the Hit points box) ---
+HP_WARN_COLOR: Final = "#9a5b00"
+"""A state to take care of (bloodied, unconscious, stable): dark amber, readable on paper."""
+HP_STATE_COLORS: Final[Mapping[str, str]] = MappingProxyType({
+    "ok": APPLIED_COLOR,
+    "warn": HP_WARN_COLOR,
+    "danger": RED,
+    "dead": INK,
+})
+"""The hit-point state's words, by `sheet_app.hitpoints.HpState.severity`."""
+
 
 def light_palette() -> dict[QPalette.ColorRole, str]:
     """The application palette's colours, role → colour (the window's paper and ink)."""

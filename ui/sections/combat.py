@@ -27,20 +27,13 @@ from sheet_app.sheetspec import (
 from ui.context import SheetContext
 from ui.controls import control_for
 from ui.format import breakdown_html, signed, statistic_html
+from ui.sections.hitpoints import HitPointsPlay, caption
 from ui.sections.rows import StatRow, stat_row
 from ui.theme import look
 from ui.widgets import DerivedLabel, Section, StatButton
 
 HP_COLUMNS = 3
 SPEED_STEP = 5
-
-
-def caption(text: str, buddy: QWidget | None = None) -> QLabel:
-    label = QLabel(text)
-    look(label, "caption")
-    if buddy is not None:
-        label.setBuddy(buddy)
-    return label
 
 
 def _columns(spec: Control) -> int:
@@ -50,14 +43,17 @@ def _columns(spec: Control) -> int:
 
 class HitPointsSection(Section):
     """Maximum hit points (derived) between the first two controls the system declares
-    (current and temporary), then its other controls (hit die and rolls, or ancestry and
-    class hit points) two rows at a time: captions over inputs."""
+    (current and temporary); under them the state in words and colour, the amount to apply
+    with Damage, Heal and Temp, and the box of the system's rule at 0 HP (death saves, or
+    dying and wounded); last its other controls (hit die and rolls, or ancestry and class
+    hit points) two rows at a time: captions over inputs."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__("Hit points", parent)
         grid = QGridLayout(self.body)
+        grid.setContentsMargins(8, 3, 8, 4)
         grid.setHorizontalSpacing(8)
-        grid.setVerticalSpacing(3)
+        grid.setVerticalSpacing(2)
         self.max = DerivedLabel("Maximum hit points")
         look(self.max, "bigNumber")
         self.controls: dict[ModelPath, QWidget] = {}
@@ -69,8 +65,21 @@ class HitPointsSection(Section):
             grid.addWidget(widget, 1, col)
         grid.addWidget(caption("Max"), 0, 1)
         grid.addWidget(self.max, 1, 1, Qt.AlignmentFlag.AlignCenter)
+        if first:  # as tall as the inputs beside it: digits need no room for descenders
+            inputs = max(self.controls[spec.path].sizeHint().height() for spec in first)
+            self.max.setMaximumHeight(max(inputs, round(self.max.fontMetrics().capHeight()
+                                                         * 1.4)))
+        self.play = HitPointsPlay(ctx, self)
+        self.state, self.damage_row = self.play.state, self.play.damage_row
+        grid.addWidget(self.play.state_row, 2, 0, 1, HP_COLUMNS)
+        grid.addWidget(self.damage_row, 3, 0, 1, HP_COLUMNS)
+        row = 4
+        zero = self.play.zero_box()
+        if zero is not None:
+            grid.addWidget(zero, row, 0, 1, HP_COLUMNS)
+            row += 1
         placed: list[tuple[Control, QWidget, int, int, int]] = []
-        row, col = 2, 0
+        col = 0
         for spec in rest:
             width = min(_columns(spec), HP_COLUMNS)
             if col + width > HP_COLUMNS:

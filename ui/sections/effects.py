@@ -37,12 +37,15 @@ from PySide6.QtWidgets import (
 )
 
 from sheet_app import registry
+from sheet_app.edit import Batch
 from sheet_app.facts import MINUS
+from sheet_app.hitpoints import end_of_turn, end_of_turn_text
 from sheet_app.model import DICE_RE, Effect, Modifier
 from sheet_app.registry import Condition, RuleSystem
 from ui.context import SheetContext
 from ui.document import Change, Path_
 from ui.format import signed, words
+from ui.sections.hitpoints import announce
 from ui.sections.tables import (
     BOUNDS,
     FONT,
@@ -537,14 +540,18 @@ class ConditionPicker(QDialog):
 
 
 class EffectsToolbar(QWidget):
-    """New effect, the system's quick-add presets, Add condition…, Remove, and the system's
-    side choice (sacred or profane bonuses) where it has one."""
+    """New effect, the system's quick-add presets, Add condition…, Remove, End of turn (where a
+    condition of the system goes down at the end of each turn), and the system's side choice
+    (sacred or profane bonuses) where it has one."""
 
     newRequested = Signal()
     presetChosen = Signal(object)
     """An `Effect` from the presets."""
     conditionRequested = Signal()
     removeRequested = Signal()
+    endTurnRequested = Signal()
+    """End of turn: lower the conditions that drop each turn (shown only where the system has
+    one, such as frightened)."""
 
     def __init__(self, ctx: SheetContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -575,10 +582,19 @@ class EffectsToolbar(QWidget):
         remove = QPushButton("Remove")
         remove.setAccessibleName("Remove selected effect")
         remove.clicked.connect(self.removeRequested)
+        self.end_turn = QPushButton("End of turn")
+        self.end_turn.setAccessibleName("End of turn")
+        lowered = [c.label for c in ctx.facts.conditions.values() if c.ends_turn_decrement]
+        tip = f"End of your turn: {', '.join(lowered)} goes down by 1 (and ends at 0)"
+        self.end_turn.setToolTip(tip)
+        self.end_turn.setAccessibleDescription(tip)
+        self.end_turn.setVisible(bool(lowered))
+        self.end_turn.clicked.connect(self.endTurnRequested)
         bar.addWidget(add)
         bar.addWidget(self.quick_add)
         bar.addWidget(self.add_condition)
         bar.addWidget(remove)
+        bar.addWidget(self.end_turn)
         bar.addStretch(1)
         self.side_choice: BoundComboBox | None = None
         choice = sheet.side_choice
@@ -659,6 +675,8 @@ class EffectsPanel(QWidget):
         self.toolbar.presetChosen.connect(self.add_effect)
         self.toolbar.conditionRequested.connect(self.pick_condition)
         self.toolbar.removeRequested.connect(self._remove)
+        self.end_turn = self.toolbar.end_turn
+        self.toolbar.endTurnRequested.connect(lambda: self.end_of_turn())
         self.view.selectionModel().currentRowChanged.connect(
             lambda current, _prev: self._show_modifiers(current.row())
         )
@@ -667,6 +685,8 @@ class EffectsPanel(QWidget):
             self.view.selectRow(0)
         self._show_modifiers(self.view.currentIndex().row())
         ctx.binder.bind_change(("effects",), self._resync)
+        ctx.binder.bind_change(("effects",), lambda _change: self._enable_end_turn())
+        self._enable_end_turn()
 
     def _compose(self) -> None:
         layout = QVBoxLayout(self)
@@ -689,6 +709,22 @@ class EffectsPanel(QWidget):
         row = self.view.currentIndex().row()
         if row != self.modifiers.effect_row or len(change.path) <= 3:
             self._show_modifiers(row)
+
+    def _enable_end_turn(self) -> None:
+        self.end_turn.setEnabled(bool(end_of_turn(self.ctx.document.character)))
+
+    def end_of_turn(self) -> bool:
+        """Lower each condition that drops at the end of a turn (frightened 2 → 1, 1 → gone):
+        one undo step. False if nothing changes."""
+        character = self.ctx.document.character
+        steps = end_of_turn(character)
+        if not steps:
+            return False
+        text = end_of_turn_text(character)
+        if not self.ctx.document.push(Batch(tuple(steps)), text):
+            return False
+        announce(self, text)
+        return True
 
     def add_effect(self, effect: Effect) -> None:
         row = self.model.add(effect.model_copy(deep=True), f"Add {effect.name}")
