@@ -343,9 +343,12 @@ def test_every_rollable_statistic_of_every_sample_rolls(
             out, err = capsys.readouterr()
             assert (code, err) == (0, ""), (name, stat.id, err)
             data = json.loads(out)
-            assert set(data) == CONTRACT_KEYS | {"odds"}
+            bonus = data.get("bonus_dice", [])
+            assert set(data) == CONTRACT_KEYS | {"odds"} | ({"bonus_dice"} if bonus else set())
+            assert len(bonus) == len(stat.bonus_dice)
             assert data["total_modifier"] == stat.modifier
-            assert data["total"] == data["natural"] + stat.modifier
+            assert data["total"] == data["natural"] + stat.modifier + sum(
+                b["value"] for b in bonus)
             assert data["modifiers"] == [line.to_json() for line in stat.modifiers]
 
 
