@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from sheet_app.model import Item
+from sheet_app.model import Effect, Item, Modifier
 from tests.ui.helpers import (
     OFFSCREEN_NOISE,
     MakeWindow,
@@ -67,6 +67,20 @@ def test_wisdom_changes_perception_and_passive(qtbot: QtBot, make_window: MakeWi
     assert stat(window, "Insight total") == "+2"
     assert label(window, "Passive Perception") == "14"  # RULES.md E: level 1, Wis 15, proficient
     assert label(window, "Passive Insight") == "12"
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_NOISE, "This plugin does not support raise()")  # the tooltip
+def test_a_passive_leaves_dice_and_until_next_roll_out(make_window: MakeWindow) -> None:
+    effects = [Effect(name="Bless", modifiers=[Modifier(value="1d4", targets=["skill"])]),
+               Effect(name="Guidance", until="next_roll",
+                      modifiers=[Modifier(value=2, targets=["skill:perception"])]),
+               Effect(name="Keen eyes", modifiers=[Modifier(value=1, targets=["skill"])])]
+    window = make_window(blank("dnd5e", skills={"perception": "proficient"}, effects=effects))
+    assert stat(window, "Perception total") == "+5"  # Wis 0, PB 2, Guidance 2, Keen eyes 1
+    assert label(window, "Passive Perception") == "13"  # 10 + 3: no dice, no Guidance
+    tip = hover_tooltip(find(window, QLabel, "Passive Perception"))
+    assert "a passive is not a roll" in tip and "until the next roll" in tip
+    assert "<s>Bless</s>" in tip and "<s>Guidance</s>" in tip and "<s>Keen eyes</s>" not in tip
 
 
 def test_constitution_changes_max_hp(qtbot: QtBot, make_window: MakeWindow) -> None:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from sheet_app.derived import HitPoints, Speed, Statistic
 from sheet_app.edit import Path as ModelPath
+from sheet_app.passive import fleeting_sources, passive_lines, passive_total
 from sheet_app.sheetspec import (
     Control,
     Number,
@@ -26,7 +27,7 @@ from sheet_app.sheetspec import (
 )
 from ui.context import SheetContext
 from ui.controls import control_for
-from ui.format import breakdown_html, signed, statistic_html
+from ui.format import breakdown_html, signed
 from ui.sections.hitpoints import HitPointsPlay, caption
 from ui.sections.rows import StatRow, stat_row
 from ui.theme import look
@@ -245,10 +246,18 @@ class PassiveRow(QWidget):
         title = f"{self.ctx.sheet.passive_prefix}{spec.label}"
 
         def explain() -> str:
-            stat: Statistic | None = self.ctx.document.derived.statistics.get(spec.stat_id)
+            """The check as a passive counts it: dice bonuses and until-next-roll effects
+            shown left out, and what the roll mode adds (the rules computed ``value``)."""
+            document = self.ctx.document
+            stat: Statistic | None = document.derived.statistics.get(spec.stat_id)
             head = f"<b>{title} {value}</b> = 10 + the check"
-            if stat is not None and stat.roll_mode in ("advantage", "disadvantage"):
-                head += f" {'+5' if stat.roll_mode == 'advantage' else '−5'} ({stat.roll_mode})"
-            return head + ("<hr>" + statistic_html(stat) if stat is not None else "")
+            if stat is None or value is None:
+                return head
+            fleeting = fleeting_sources(document.character)
+            base = 10 + passive_total(stat, fleeting)
+            if value != base:
+                head += f" {signed(value - base)} ({stat.roll_mode})"
+            lines = passive_lines(stat, fleeting)
+            return head + "<hr>" + breakdown_html(stat.label, signed(base - 10), lines)
 
         self.labels[spec.key].show_value(str(value) if value is not None else "—", explain)
