@@ -73,6 +73,22 @@ def push_change(ctx: SheetContext, change: HpChange) -> bool:
     return ctx.document.push(batch, change.text)
 
 
+def roll_and_apply(
+    widget: QWidget, ctx: SheetContext,
+    roll: Callable[[CharacterBase, random.Random], HpChange],
+) -> HpChange | None:
+    """Roll ``roll`` (a death save, a recovery check) with the window's dice and apply it as
+    one undo step with its log entry; a roll the sheet can't make says why in the status bar."""
+    try:
+        change = roll(ctx.document.character, window_rng(widget))
+    except ValueError as exc:
+        ctx.document.rejected.emit(str(exc))
+        return None
+    if push_change(ctx, change):
+        announce(widget, change.text)
+    return change
+
+
 def state_text(state: HpState) -> str:
     return state.words[:1].upper() + state.words[1:]
 
@@ -331,15 +347,7 @@ class DeathSavesBox(QWidget):
 
     def roll_save(self) -> HpChange | None:
         """Roll a death save with the window's dice and apply it (one undo step, logged)."""
-        character = self.ctx.document.character
-        try:
-            change = hitpoints.death_save(character, window_rng(self))
-        except ValueError as exc:
-            self.ctx.document.rejected.emit(str(exc))
-            return None
-        if push_change(self.ctx, change):
-            announce(self, change.text)
-        return change
+        return roll_and_apply(self, self.ctx, hitpoints.death_save)
 
 
 class DyingBox(QWidget):
@@ -408,15 +416,7 @@ class DyingBox(QWidget):
 
     def roll_recovery(self) -> HpChange | None:
         """Roll a recovery check with the window's dice and apply it (one undo step, logged)."""
-        character = self.ctx.document.character
-        try:
-            change = hitpoints.recovery_check(character, window_rng(self))
-        except ValueError as exc:
-            self.ctx.document.rejected.emit(str(exc))
-            return None
-        if push_change(self.ctx, change):
-            announce(self, change.text)
-        return change
+        return roll_and_apply(self, self.ctx, hitpoints.recovery_check)
 
 
 class HitPointsPlay(QObject):
