@@ -27,6 +27,7 @@ from sheet_app.sheetspec import (
 )
 from ui.binding import qt_signals_blocked
 from ui.context import SheetContext
+from ui.format import brief, parse_whole
 from ui.widgets import (
     BoundCheckBox,
     BoundComboBox,
@@ -135,6 +136,10 @@ class HitDieCombo(BoundComboBox):
         self.ctx.document.set(owner_path, new, f"Set {self.accessibleName()}")
 
 
+MAX_PROBLEMS = 3
+"""A list's message names at most this many bad entries (then how many more)."""
+
+
 class NumberListEdit(QLineEdit):
     """Whole numbers separated by commas (the hit die rolled at levels 2, 3, …).
 
@@ -169,7 +174,9 @@ class NumberListEdit(QLineEdit):
             document.set(self.path, kept, f"Set {self.accessibleName()}")
         self.refresh(document.value(self.path))
         if problems:
-            document.rejected.emit("; ".join(problems))
+            more = len(problems) - MAX_PROBLEMS
+            document.rejected.emit("; ".join(problems[:MAX_PROBLEMS])
+                                   + (f"; and {more} more" if more > 0 else ""))
 
     def _checked(self, text: str, old: list[Any]) -> tuple[list[int], list[str]]:
         """The entries of ``text`` the sheet accepts, and why each other one was not."""
@@ -178,19 +185,23 @@ class NumberListEdit(QLineEdit):
         kept: list[int] = []
         problems: list[str] = []
         parts = [part for part in re.split(r"[,\s]+", text) if part]
+        where = self.accessibleName() or dotted(self.path)
         for position, part in enumerate(parts):
-            try:
-                value = int(part)
-                if not spec.lo <= value <= spec.hi:
-                    raise EditRejected(f"{dotted(self.path)}: entry {position + 1}: {value} "
-                                       f"is not between {spec.lo} and {spec.hi}")
-                apply(character, Set(self.path, [*kept, value]))  # the model's own checks
-            except ValueError as exc:  # EditRejected is one
-                problem = str(exc) if isinstance(exc, EditRejected) else (
-                    f"{dotted(self.path)}: entry {position + 1}: {part!r} is not a number")
+            value = parse_whole(part)
+            if value is None:
+                problem = (f"{where}: entry {position + 1}, {brief(part)}, is not a whole "
+                           f"number from {spec.lo} to {spec.hi}")
+            elif not spec.lo <= value <= spec.hi:
+                problem = (f"{where}: entry {position + 1}: {value} is not between "
+                           f"{spec.lo} and {spec.hi}")
             else:
-                kept.append(value)
-                continue
+                try:
+                    apply(character, Set(self.path, [*kept, value]))  # the model's own checks
+                except EditRejected as exc:
+                    problem = str(exc)
+                else:
+                    kept.append(value)
+                    continue
             if position < len(old):
                 kept.append(old[position])
                 problems.append(f"{problem} (kept {old[position]})")

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from annotated_types import MaxLen
+from pydantic import BaseModel
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
@@ -31,12 +33,15 @@ Path_ = edit.Path
 """A path into the character (``("effects", 0, "name")``); see `sheet_app.edit`."""
 
 __all__ = [
-    "MAX_VARIANTS", "MERGE_WINDOW_S", "Change", "CharacterDocument", "EditCommand", "Path_",
-    "ReplaceCommand",
+    "LIST_NOUNS", "MAX_VARIANTS", "MERGE_WINDOW_S", "Change", "CharacterDocument",
+    "EditCommand", "Path_", "ReplaceCommand",
 ]  # Change and Path_ are re-exported: some ui modules still import them from here
 
 MAX_VARIANTS = 12
 """How many asked-for extra statistics stay live (each costs one more in every derive)."""
+
+LIST_NOUNS = {"inventory": "items", "roll_log": "log entries"}
+"""What a list's entries are called in a message, where its field's name won't do."""
 
 MERGE_WINDOW_S = 1.5
 """Edits of one field within this many seconds become one undo step (typing "18" is one edit)."""
@@ -113,6 +118,33 @@ class CharacterDocument(QObject):
         """The value at ``path`` now (`sheet_app.edit.MISSING` for an absent dict entry)."""
         return edit.get_path(self._character, path)
 
+    def list_limit(self, list_path: Path_) -> int:
+        """The most entries the list at ``list_path`` may hold: its field's ``max_length``
+        in the model (read now, so a lowered limit counts at once), else
+        `sheet_app.edit.MAX_LIST`."""
+        owner = edit.get_path(self._character, list_path[:-1])
+        field = list_path[-1] if list_path else None
+        info = type(owner).model_fields.get(field) if (
+            isinstance(owner, BaseModel) and isinstance(field, str)) else None
+        limits = [m.max_length for m in (info.metadata if info is not None else ())
+                  if isinstance(m, MaxLen)]
+        return min((*limits, edit.MAX_LIST))
+
+    def full_message(self, list_path: Path_) -> str | None:
+        """Why nothing more can be added to the list at ``list_path`` (it holds its
+        `list_limit`), or ``None`` while there is room."""
+        items = self.value(list_path)
+        limit = self.list_limit(list_path)
+        if not isinstance(items, list) or len(items) < limit:
+            return None
+        field = str(list_path[-1])
+        noun = LIST_NOUNS.get(field, field.replace("_", " "))
+        owner = "The sheet" if len(list_path) == 1 else "This entry"
+        name = getattr(self.value(list_path[:-1]), "name", "")
+        if len(list_path) > 1 and isinstance(name, str) and name.strip():
+            owner = name.strip() if len(name) <= 40 else name[:39].rstrip() + "…"
+        return f"{owner} holds {limit:,} {noun}, the most it can: remove one to add another."
+
     # --- commands ------------------------------------------------------------------------
     def set(
         self, path: Path_, value: Any, text: str | None = None, *, merge: bool = True
@@ -126,7 +158,12 @@ class CharacterDocument(QObject):
         return self.push(edit.Set(path, value), text, merge=merge)
 
     def insert(self, list_path: Path_, index: int, item: Any, text: str | None = None) -> bool:
-        """Insert ``item`` before ``index`` (clamped) in the list at ``list_path``."""
+        """Insert ``item`` before ``index`` (clamped) in the list at ``list_path``. A full
+        list refuses it with a message (`full_message`) and leaves no undo step."""
+        full = self.full_message(list_path)
+        if full is not None:
+            self.rejected.emit(full)
+            return False
         return self.push(edit.Insert(list_path, index, item), text)
 
     def remove(self, list_path: Path_, index: int, text: str | None = None) -> bool:

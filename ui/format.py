@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
+from decimal import Decimal
+from typing import overload
 
 from sheet_app import facts
 from sheet_app.damage import critical_expression, damage_range
@@ -19,13 +22,88 @@ def signed(value: int | float) -> str:
     return facts.signed(value, MINUS)
 
 
+NUMBER_PLACES = 4
+"""Decimals a shown number keeps (a 0.004 lb weight still reads 0.004)."""
+
+
 def number(value: float | int | None) -> str:
-    """56, 62.5, 0.1: no trailing ``.0``; ``—`` for a missing value."""
+    """56, 62.5, 0.125, 0.004: up to `NUMBER_PLACES` decimals, no trailing zeros; a value
+    too small for that in two significant digits (``4e-05``); ``—`` for a missing value."""
     if value is None:
         return "—"
     if float(value).is_integer():
         return str(int(value))
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    text = f"{value:.{NUMBER_PLACES}f}".rstrip("0").rstrip(".")
+    if text in ("0", "-0"):
+        return f"{value:.2g}"
+    return text
+
+
+def exact_number(value: float | int) -> str:
+    """``value`` in full, as a field to edit shows it (0.125, 0.00001, 40): nothing
+    rounded, no exponent, no trailing ``.0``."""
+    if float(value).is_integer():
+        return str(int(value))
+    return format(Decimal(repr(float(value))), "f")
+
+
+MAX_DIGITS = 9
+"""The longest whole number (in digits) a field reads; longer is refused with a message
+rather than handed to ``int`` (which refuses over 4,300 digits with a message about
+``sys.set_int_max_str_digits``)."""
+
+_WHOLE = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
+_DECIMAL = re.compile(rf"\+?([0-9]{{0,{MAX_DIGITS}}})(?:[.,]([0-9]{{0,30}}))?")
+
+
+def parse_whole(text: object) -> int | None:
+    """A whole number written with ASCII digits (and a sign, a real minus too), at most
+    `MAX_DIGITS` of them; ``None`` for anything else (``²``, ``4.5``, 10,000 digits)."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text
+    raw = str(text).strip().replace(MINUS, "-")
+    return int(raw) if _WHOLE.fullmatch(raw) else None
+
+
+def parse_decimal(text: object) -> float | None:
+    """A number of zero or more (``0.125``, ``0,5``, ``12``) with ASCII digits; ``None``
+    for anything else (a sign, an exponent, ``nan``, too many digits)."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int | float):
+        return float(text)
+    found = _DECIMAL.fullmatch(str(text).strip())
+    if found is None or not (found.group(1) or found.group(2)):
+        return None
+    return float(f"{found.group(1) or 0}.{found.group(2) or 0}")
+
+
+def brief(text: object, limit: int = 24) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters (a pasted page of digits
+    is not echoed back whole)."""
+    shown = str(text)
+    if len(shown) > limit:
+        shown = shown[: limit - 1] + "…"
+    return f"“{shown}”"
+
+
+@overload
+def plain_tip(text: str) -> str: ...
+
+
+@overload
+def plain_tip(text: str | None) -> str | None: ...
+
+
+def plain_tip(text: str | None) -> str | None:
+    """A tooltip that shows ``text`` as written. Qt renders a tooltip as HTML when it looks
+    like HTML, so text holding a name from a file (``<img src=…>``) is escaped into a
+    paragraph that keeps its line breaks; other text is left as it is."""
+    if text is None or "<" not in text:
+        return text
+    return f"<p style='white-space:pre'>{html.escape(text)}</p>"
 
 
 def words(identifier: str) -> str:
@@ -55,7 +133,7 @@ def line_value(line: ModifierLine) -> str:
 def line_html(line: ModifierLine) -> str:
     label = html.escape(line.label)
     kind = html.escape(words(line.type))
-    value = line_value(line)
+    value = html.escape(line_value(line))
     if line.applied:
         return (f"<tr><td>{label}</td><td><i>{kind}</i></td>"
                 f"<td align='right'><b>{value}</b></td></tr>")

@@ -58,7 +58,7 @@ from sheet_app.rolls import (
 )
 from ui.context import StatSelection
 from ui.document import Change, CharacterDocument
-from ui.format import line_value, sentence, signed, stat_text, words
+from ui.format import line_value, plain_tip, sentence, signed, stat_text, words
 from ui.sections.tables import (
     BACKGROUND,
     CENTER_ALIGNMENT,
@@ -155,7 +155,7 @@ def _line_tip(row: BreakdownRow) -> str | None:
     if line is None or row.kind == "reason":
         return None
     verdict = "applies" if line.applied else f"suppressed: {line.reason}"
-    return f"{line.label}: {line_value(line)} {words(line.type)} — {verdict}"
+    return plain_tip(f"{line.label}: {line_value(line)} {words(line.type)} — {verdict}")
 
 
 def _row_spoken(row: BreakdownRow) -> str:
@@ -270,16 +270,21 @@ def _outcome_text(record: RollRecord) -> str:
     return "—" if record.natural is not None else KIND_SHORT.get(record.kind, "—")
 
 
+def _record_tip(record: RollRecord) -> str:
+    """A log entry in words, as written (its label may come from a file)."""
+    return plain_tip(format_record(record))
+
+
 class RollLogModel(ColumnTableModel):
     """Past rolls, newest first: time, check, dice, total, outcome."""
 
     columns = (
-        Column("Time", 42, show=lambda r: _clock(r.time), tip=format_record),
-        Column("Check", resize="stretch", show=_check_text, tip=format_record),
-        Column("Dice", 52, show=lambda r: _faces_text(r.dice, r.natural), tip=format_record),
+        Column("Time", 42, show=lambda r: _clock(r.time), tip=_record_tip),
+        Column("Check", resize="stretch", show=_check_text, tip=_record_tip),
+        Column("Dice", 52, show=lambda r: _faces_text(r.dice, r.natural), tip=_record_tip),
         Column("Total", 40, show=lambda r: str(r.total), align=NUMBER_ALIGNMENT,
-               tip=format_record),
-        Column("Result", 92, show=_outcome_text, tip=format_record),
+               tip=_record_tip),
+        Column("Result", 92, show=_outcome_text, tip=_record_tip),
     )
     RESULT = 4
 
@@ -335,7 +340,7 @@ def dice_html(result: CheckRoll) -> str:
         outcome = (f"<br><span style='font-size:13pt; color:{color}'><b>"
                    f"{words(result.outcome).capitalize()}</b></span>"
                    f" <span style='color:{DC_NOTE_COLOR}'>vs DC {result.dc}</span>")
-    mode = "" if result.mode == "normal" else f" <i>({result.mode})</i>"
+    mode = "" if result.mode == "normal" else f" <i>({html.escape(result.mode)})</i>"
     bonus = "".join(
         f"<span style='font-size:14pt'> {'−' if die.value < 0 else '+'}</span>"
         f"<span style='font-size:18pt; font-weight:bold'>{abs(die.value)}</span>"
@@ -493,9 +498,11 @@ class StatHeader(QWidget):
         self.setLayout(layout)
         head = QHBoxLayout()
         self.title = QLabel("Select a statistic")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # a weapon's name, as written
         look(self.title, "panelTitle")
         self.title.setWordWrap(True)
         self.total = QLabel("")
+        self.total.setTextFormat(Qt.TextFormat.PlainText)
         look(self.total, "panelTotal")
         self.total.setProperty("derived", True)
         self.total.setAccessibleName("Selected statistic total")
@@ -503,6 +510,7 @@ class StatHeader(QWidget):
         head.addWidget(self.total)
         layout.addLayout(head)
         self.mode_note = QLabel()
+        self.mode_note.setTextFormat(Qt.TextFormat.PlainText)  # names the effects behind it
         look(self.mode_note, "modeNote")
         self.mode_note.setWordWrap(True)
         layout.addWidget(self.mode_note)
@@ -555,6 +563,7 @@ class BreakdownList(QWidget):
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         configure_columns(self.tree.header(), self.model.columns)
         self.notes = QLabel()
+        self.notes.setTextFormat(Qt.TextFormat.PlainText)
         look(self.notes, "hint")
         self.notes.setWordWrap(True)
         layout.addWidget(self.tree, 1)
@@ -625,6 +634,7 @@ class DcRow(QWidget):
         self.dc.valueChanged.connect(self.changed)
         self.dc.submitted.connect(self.submitted)
         self.odds = QLabel()
+        self.odds.setTextFormat(Qt.TextFormat.PlainText)
         look(self.odds, "odds")
         self.odds.setWordWrap(True)
         self.odds.setAccessibleName("Odds")
@@ -703,12 +713,12 @@ class RollResultView(QLabel):
 
     def show_roll(self, result: CheckRoll) -> None:
         self.setText(dice_html(result))
-        self.setToolTip(result.summary())
+        self.setToolTip(plain_tip(result.summary()))
         self.setAccessibleDescription(result.summary())
 
     def show_damage(self, roll: DamageRoll) -> None:
         self.setText(damage_roll_html(roll))
-        self.setToolTip(roll.summary())
+        self.setToolTip(plain_tip(roll.summary()))
         self.setAccessibleDescription(roll.summary())
 
 
@@ -934,7 +944,7 @@ class RollPanel(QWidget):
         if stat is None or not stat.rollable or dc == 0:
             self.odds.setText("")
             for mode, button in buttons.items():
-                button.setToolTip(mode_label(mode))
+                button.setToolTip(plain_tip(mode_label(mode)))
             return
         system = self.document.system
         try:

@@ -38,7 +38,7 @@ from sheet_app.edit import Path as Path_
 from sheet_app.facts import ABILITIES, ABILITY_NAMES
 from ui.binding import qt_signals_blocked
 from ui.context import SheetContext, StatSelection
-from ui.format import stat_text, statistic_html
+from ui.format import plain_tip, stat_text, statistic_html
 from ui.theme import look
 
 _ICONS: dict[str, QIcon] = {}
@@ -69,7 +69,7 @@ def slot(method: Callable[..., None]) -> Callable[..., None]:
 def _name(widget: QWidget, name: str, tip: str = "") -> None:
     widget.setAccessibleName(name)
     if tip:
-        widget.setToolTip(tip)
+        widget.setToolTip(plain_tip(tip))
         widget.setAccessibleDescription(tip)
 
 
@@ -258,6 +258,7 @@ class DerivedLabel(QLabel):
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__("—", parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self.setProperty("derived", True)
         look(self, "derived")
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -428,7 +429,7 @@ class RollButton(QToolButton):
         self.setAutoRaise(True)
         self.setCursor(pointing())
         self.setAccessibleName(f"Roll {label}")
-        self.setToolTip(f"Roll {label}{_roll_hint(ctx.system)}")
+        self.setToolTip(plain_tip(f"Roll {label}{_roll_hint(ctx.system)}"))
         self.clicked.connect(partial(ctx.selection.roll, stat_id))
 
     def contextMenuEvent(self, e: QContextMenuEvent) -> None:
@@ -473,13 +474,15 @@ class Section(QWidget):
 
 
 class ClickableLabel(QLabel):
-    """A row's name: clicking it selects the row's statistic, double-clicking rolls it."""
+    """A row's name, shown as plain text: clicking it selects the row's statistic,
+    double-clicking rolls it."""
 
     def __init__(
         self, text: str, ctx: SheetContext | None = None, stat_id: str = "",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(text, parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)  # a name from a file shows as written
         self.ctx = ctx
         self.stat_id = stat_id
         if ctx is not None and stat_id:

@@ -147,6 +147,7 @@ class SpeedRow(QWidget):
         self.total = DerivedLabel("Speed")
         look(self.total, "rowTotal")
         self.penalty = QLabel()
+        self.penalty.setTextFormat(Qt.TextFormat.PlainText)  # effect names from the file
         look(self.penalty, "penaltyNote")
         self.penalty.setWordWrap(True)
         self.penalty.setAccessibleName("Speed penalty")

@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -44,7 +45,7 @@ from sheet_app.model import DICE_RE, Effect, Modifier
 from sheet_app.registry import Condition, RuleSystem
 from ui.context import SheetContext
 from ui.document import Change, Path_
-from ui.format import signed, words
+from ui.format import brief, parse_whole, plain_tip, signed, words
 from ui.sections.hitpoints import announce
 from ui.sections.tables import (
     BOUNDS,
@@ -185,10 +186,10 @@ def _set_level(model: EffectsModel, row: int, item: EffectRow, value: Any) -> bo
     (``Frightened 2``) follows it in the same undo step."""
     doc = model.ctx.document
     top = item.max_value or 1
-    try:
-        level = int(value)
-    except (TypeError, ValueError):
-        doc.rejected.emit(f"not a whole number: {value!r}")
+    level = parse_whole(value)
+    if level is None:
+        doc.rejected.emit(f"{item.condition_label} takes a whole number from 1 to {top}, "
+                          f"not {brief(value)}")
         return False
     if not 1 <= level <= top:
         doc.rejected.emit(f"{item.condition_label} goes from 1 to {top}, not {level}")
@@ -205,7 +206,7 @@ def _modifiers_text(item: EffectRow) -> str:
 
 
 def _modifiers_tip(item: EffectRow) -> str | None:
-    return "<br>".join(modifier_text(m) for m in item.modifiers()) or None
+    return plain_tip("\n".join(modifier_text(m) for m in item.modifiers()) or None)
 
 
 def _spoken_state(item: EffectRow) -> str:
@@ -214,7 +215,7 @@ def _spoken_state(item: EffectRow) -> str:
 
 def _condition_tip(item: EffectRow) -> str | None:
     condition = item.condition
-    return condition.summary if condition is not None else None
+    return plain_tip(condition.summary) if condition is not None else None
 
 
 class EffectsModel(ListTableModel):
@@ -250,9 +251,10 @@ class EffectsModel(ListTableModel):
         return None
 
     def add(self, effect: Effect, text: str) -> int:
+        """Add ``effect`` at the end; its row, or -1 if the sheet refused it (full: the
+        document says why)."""
         row = len(self._shown)
-        self.ctx.document.insert(("effects",), row, effect, text)
-        return row
+        return row if self.ctx.document.insert(("effects",), row, effect, text) else -1
 
 
 # --- the modifiers of one effect -----------------------------------------------------------
@@ -293,7 +295,8 @@ def _set_type(model: ModifiersModel, row: int, item: ModifierRow, value: Any) ->
 def _set_value(model: ModifiersModel, row: int, item: ModifierRow, value: Any) -> bool:
     parsed = parse_value(value)
     if parsed is None:
-        model.ctx.document.rejected.emit(f"not a whole number or dice like 1d4: {value!r}")
+        model.ctx.document.rejected.emit(
+            f"A modifier's value is a whole number or dice like 1d4, not {brief(value)}")
         return False
     return model.ctx.document.set((*model.path, row, "value"), parsed, "Set modifier value")
 
@@ -303,10 +306,15 @@ def _set_targets(model: ModifiersModel, row: int, item: ModifierRow, value: Any)
                                   "Set modifier targets")
 
 
-def _targets_tip(row: ModifierRow) -> str:
+def _targets_tip(row: ModifierRow) -> str | None:
     if row.computed_by is None:
         return TARGETS_HELP
-    return f"From {row.computed_by}: set by the rules (change the condition's value instead)"
+    return plain_tip(f"From {row.computed_by}: set by the rules "
+                     "(change the condition's value instead)")
+
+
+def _from_tip(row: ModifierRow) -> str | None:
+    return plain_tip(f"From {row.computed_by}") if row.computed_by else None
 
 
 class ModifiersModel(ListTableModel):
@@ -316,13 +324,12 @@ class ModifiersModel(ListTableModel):
     columns = (
         Column("Type", 120, show=_type_shown, editor="choice", write=_set_type,
                value=lambda r: r.modifier.mode or r.modifier.type,
-               editable=lambda r: r.editable,
-               tip=lambda r: f"From {r.computed_by}" if r.computed_by else None),
+               editable=lambda r: r.editable, tip=_from_tip),
         Column("Value", 52, align=NUMBER_ALIGNMENT, editor="text", write=_set_value,
                show=lambda r: "—" if r.modifier.mode is not None else value_text(r.modifier.value),
                value=lambda r: "" if r.modifier.value is None else str(r.modifier.value),
                editable=lambda r: r.editable and r.modifier.mode is None,
-               tip=lambda r: VALUE_HELP if r.editable else f"From {r.computed_by}"),
+               tip=lambda r: VALUE_HELP if r.editable else _from_tip(r)),
         Column("Targets", resize="stretch", show=lambda r: ", ".join(r.modifier.targets),
                editor="text", write=_set_targets, editable=lambda r: r.editable,
                tip=_targets_tip),
@@ -331,6 +338,11 @@ class ModifiersModel(ListTableModel):
     def __init__(self, ctx: SheetContext, parent: QObject | None = None) -> None:
         self.effect_row = -1
         super().__init__(ctx, ("effects", -1, "modifiers"), parent)
+
+    def full_message(self) -> str | None:
+        """Why no modifier can be added to the shown effect (it has the most the model
+        allows), or ``None``."""
+        return self.ctx.document.full_message(self.path) if self.effect() is not None else None
 
     def watch_path(self) -> Path_:
         return ("effects",)
@@ -483,6 +495,7 @@ class ConditionPicker(QDialog):
             self.combo.addItem(condition.label, condition.key)
             self.combo.setItemData(i, condition.summary, TOOLTIP)
         self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
         look(self.summary, "conditionSummary")
         self.summary.setWordWrap(True)
         self.summary.setMinimumWidth(280)
@@ -516,7 +529,7 @@ class ConditionPicker(QDialog):
     def _show(self, _index: int) -> None:
         condition = self.condition()
         self.summary.setText(condition.summary if condition is not None else "")
-        self.combo.setToolTip(condition.summary if condition is not None else "")
+        self.combo.setToolTip(plain_tip(condition.summary if condition is not None else ""))
         has_value = condition is not None and condition.max_value is not None
         if condition is not None and condition.max_value is not None:
             self.value.setRange(1, condition.max_value)
@@ -558,7 +571,8 @@ class EffectsToolbar(QWidget):
         bar = QHBoxLayout(self)
         bar.setContentsMargins(0, 0, 0, 0)
         sheet = ctx.sheet
-        add = QPushButton("New effect")
+        self.ctx = ctx
+        self.add = add = QPushButton("New effect")
         add.setAccessibleName("Add a new effect")
         add.clicked.connect(self.newRequested)
         self.quick_add = QToolButton()
@@ -568,17 +582,21 @@ class EffectsToolbar(QWidget):
         menu = QMenu(self.quick_add)
         for effect, tip in presets(ctx.system):
             action = menu.addAction(effect.name)
-            action.setToolTip(tip)
+            action.setToolTip(plain_tip(tip))
             action.setStatusTip(tip)
             action.triggered.connect(lambda _=False, e=effect: self.presetChosen.emit(e))
         menu.setToolTipsVisible(True)
         self.quick_add.setMenu(menu)
-        self.quick_add.setEnabled(bool(menu.actions()))
         self.add_condition = QPushButton("Add condition…")
         self.add_condition.setAccessibleName("Add a condition")
-        self.add_condition.setToolTip("One of the system's conditions, at the value you choose")
         self.add_condition.clicked.connect(self.conditionRequested)
-        self.add_condition.setEnabled(bool(ctx.facts.conditions))
+        self._adders: tuple[tuple[QAbstractButton, bool, str], ...] = (
+            (add, True, "Add a new effect and name it"),
+            (self.quick_add, bool(menu.actions()), "Add a common spell, condition or situation"),
+            (self.add_condition, bool(ctx.facts.conditions),
+             "One of the system's conditions, at the value you choose"),
+        )
+        self.enable_adding()
         remove = QPushButton("Remove")
         remove.setAccessibleName("Remove selected effect")
         remove.clicked.connect(self.removeRequested)
@@ -603,6 +621,14 @@ class EffectsToolbar(QWidget):
                                              missing_value=choice.missing, tip=choice.tip)
             bar.addWidget(self.side_choice)
 
+    def enable_adding(self) -> None:
+        """The add buttons work while the sheet has room for another effect; at its limit
+        they are off and their tooltip says why."""
+        full = self.ctx.document.full_message(("effects",))
+        for button, usable, tip in self._adders:
+            button.setEnabled(usable and full is None)
+            button.setToolTip(tip if full is None else full)
+
 
 class ModifierEditor(QWidget):
     """The modifiers of the selected effect, editable (type, value or dice, targets), with
@@ -619,6 +645,7 @@ class ModifierEditor(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
         self.title = QLabel("Modifiers")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # an effect's name, as written
         look(self.title, "caption")
         add_bonus = QPushButton("+ Bonus")
         add_bonus.setAccessibleName("Add a bonus or penalty to the selected effect")
@@ -626,12 +653,15 @@ class ModifierEditor(QWidget):
         bar.addWidget(self.title, 1)
         bar.addWidget(add_bonus)
         self.buttons = [add_bonus]
+        self.adders: list[tuple[QPushButton, str]] = [
+            (add_bonus, "Add a bonus or penalty (a whole number or dice) to the selected effect")]
         if sheet.roll_modes:
             add_mode = QPushButton("+ Roll mode")
             add_mode.setAccessibleName("Add a roll mode to the selected effect")
             add_mode.clicked.connect(lambda: self.model.add(mode=True))
             bar.addWidget(add_mode)
             self.buttons.append(add_mode)
+            self.adders.append((add_mode, "Roll the selected effect's targets with a mode"))
         remove = QPushButton("Remove")
         remove.setAccessibleName("Remove selected modifier")
         remove.setToolTip("Remove the selected modifier")
@@ -647,6 +677,10 @@ class ModifierEditor(QWidget):
         self.title.setText(f"Modifiers of {name}" if name else "Modifiers")
         for button in self.buttons:
             button.setEnabled(bool(name))
+        full = self.model.full_message() if name else None
+        for button, tip in self.adders:
+            button.setEnabled(bool(name) and full is None)
+            button.setToolTip(tip if full is None else full)
 
 
 class EffectsPanel(QWidget):
@@ -661,6 +695,7 @@ class EffectsPanel(QWidget):
         self.view = table_view("Effects", "effectsTable", self.model)
         self.view.setItemDelegateForColumn(EffectsModel.VALUE, BoundedDelegate(self.view))
         self.notes = QLabel()
+        self.notes.setTextFormat(Qt.TextFormat.PlainText)  # may name effects
         look(self.notes, "hint")
         self.notes.setWordWrap(True)
         self.editor = ModifierEditor(ctx)
@@ -686,6 +721,7 @@ class EffectsPanel(QWidget):
         self._show_modifiers(self.view.currentIndex().row())
         ctx.binder.bind_change(("effects",), self._resync)
         ctx.binder.bind_change(("effects",), lambda _change: self._enable_end_turn())
+        ctx.binder.bind_change(("effects",), lambda _change: self.toolbar.enable_adding())
         self._enable_end_turn()
 
     def _compose(self) -> None:
@@ -728,7 +764,8 @@ class EffectsPanel(QWidget):
 
     def add_effect(self, effect: Effect) -> None:
         row = self.model.add(effect.model_copy(deep=True), f"Add {effect.name}")
-        self.view.selectRow(row)
+        if row >= 0:
+            self.view.selectRow(row)
 
     def pick_condition(self) -> ConditionPicker:
         """Open the condition picker (not blocking); the chosen condition is added."""
@@ -740,8 +777,9 @@ class EffectsPanel(QWidget):
 
     def _add_blank(self) -> None:
         row = self.model.add(Effect(name="New effect"), "Add effect")
-        self.view.selectRow(row)
-        self.view.edit(self.model.index(row, EffectsModel.NAME))
+        if row >= 0:
+            self.view.selectRow(row)
+            self.view.edit(self.model.index(row, EffectsModel.NAME))
 
     def _remove(self) -> None:
         index = self.view.currentIndex()

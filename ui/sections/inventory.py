@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any, get_args
 
+from annotated_types import Ge, Le
 from pydantic import BaseModel
-from PySide6.QtCore import QObject, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPen
+from pydantic.fields import FieldInfo
+from PySide6.QtCore import QObject, QRectF, QRegularExpression, QSize, Qt
+from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPen, QRegularExpressionValidator
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -25,7 +31,16 @@ from sheet_app.model import CharacterBase, Item
 from sheet_app.sheetspec import Control
 from ui.context import SheetContext
 from ui.controls import control_for
-from ui.format import breakdown_html, number, words
+from ui.format import (
+    breakdown_html,
+    brief,
+    exact_number,
+    number,
+    parse_decimal,
+    parse_whole,
+    plain_tip,
+    words,
+)
 from ui.sections.tables import (
     ALIGNMENT,
     DISPLAY,
@@ -51,13 +66,38 @@ from ui.widgets import DerivedLabel
 
 
 def parse_bulk(text: str) -> str | int | None:
-    """``L`` (light), ``-`` (negligible) or a whole number; ``None`` if it is neither."""
+    """``L`` (light), ``-`` (negligible) or a whole number of ASCII digits; ``None`` if it is
+    neither (``²``, ``1.5``, a page of digits)."""
     text = text.strip()
     if text.upper() == "L":
         return "L"
     if text in ("-", "—", "", "0"):
         return "-" if text != "0" else 0
-    return int(text) if text.isdigit() else None
+    value = parse_whole(text)
+    return value if value is not None and value >= 0 and text[:1] not in "+-" else None
+
+
+def number_bounds(model: type[BaseModel], field: str) -> tuple[float | None, float | None]:
+    """The lowest and highest number the model lets ``field`` hold (its ``ge``/``le``, also
+    inside a union such as Bulk's ``"L" | "-" | int``), read now from the model;
+    ``None`` where it sets none."""
+    info = model.model_fields.get(field)
+    if info is None:
+        return None, None
+    low: float | None = None
+    high: float | None = None
+    seen: list[Any] = [*info.metadata, info.annotation]
+    while seen:
+        part = seen.pop()
+        if isinstance(part, FieldInfo):
+            seen.extend(part.metadata)
+        elif isinstance(part, Ge) and isinstance(part.ge, int | float):
+            low = float(part.ge) if low is None else min(low, float(part.ge))
+        elif isinstance(part, Le) and isinstance(part.le, int | float):
+            high = float(part.le) if high is None else max(high, float(part.le))
+        else:
+            seen.extend(get_args(part))
+    return low, high
 
 
 def item_type(model: type[CharacterBase]) -> type[BaseModel]:
@@ -72,6 +112,31 @@ def item_type(model: type[CharacterBase]) -> type[BaseModel]:
 def load_options(ctx: SheetContext) -> tuple[Control, ...]:
     """Choices beside the inventory, as the sheet description lists them."""
     return ctx.sheet.load_options
+
+
+WEIGHT_TYPING = QRegularExpression(r"\s*[0-9]{0,9}([.,][0-9]{0,30})?\s*")
+"""What a weight cell lets one type: digits and one decimal point (or comma)."""
+
+
+class WeightDelegate(QStyledItemDelegate):
+    """A weight typed as text, kept as typed: no spin box rounding 0.125 to 0.13."""
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: Index
+    ) -> QWidget:
+        edit = QLineEdit(parent)
+        edit.setAccessibleName("Weight")
+        edit.setValidator(QRegularExpressionValidator(WEIGHT_TYPING, edit))
+        edit.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return edit
+
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
+        if isinstance(editor, QLineEdit):
+            editor.setText(str(index.data(EDIT) or ""))
+
+    def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:
+        if isinstance(editor, QLineEdit):
+            model.setData(index, editor.text(), EDIT)
 
 
 class InventoryModel(ListTableModel):
@@ -109,13 +174,15 @@ class InventoryModel(ListTableModel):
             if col == 2:
                 if self.bulk:
                     return {"L": "L", "-": "—"}.get(str(item.bulk), str(item.bulk))
-                return item.weight if role == EDIT else number(item.weight)
+                return exact_number(item.weight) if role == EDIT else number(item.weight)
             if col == 3:
                 return number(item.weight * item.quantity)
         if role == ALIGNMENT and col > 0:
             return NUMBER_ALIGNMENT
         if role == TOOLTIP and col == 2 and self.bulk:
             return "L = light (10 make 1 Bulk), — = negligible, or a number"
+        if role == TOOLTIP and col == 0:
+            return plain_tip(item.name) if item.name else None
         if role == FOREGROUND and col == 3:
             return qcolor(TOTAL_COLUMN_COLOR)
         return None
@@ -128,27 +195,50 @@ class InventoryModel(ListTableModel):
         if col == 0:
             return doc.set(("inventory", row, "name"), str(value), "Rename item")
         if col == 1:
-            return doc.set(("inventory", row, "quantity"), int(value), "Set quantity")
+            quantity = parse_whole(value)
+            if not self._within("quantity", quantity, "Quantity", "a whole number", value):
+                return False
+            return doc.set(("inventory", row, "quantity"), quantity, "Set quantity")
         if col == 2 and self.bulk:
             bulk = parse_bulk(str(value))
             if bulk is None:
-                doc.rejected.emit(f"{self.unit} is L, — or a whole number, not {value!r}")
+                doc.rejected.emit(f"{self.unit} is L, — or a whole number, not {brief(value)}")
+                return False
+            if not self._within("bulk", bulk, self.unit, "L, — or a whole number", value):
                 return False
             return doc.set(("inventory", row, "bulk"), bulk, f"Set {self.unit}")
         if col == 2:
-            try:
-                weight = float(str(value).replace(",", "."))
-            except ValueError:
-                doc.rejected.emit(f"not a weight: {value!r}")
+            weight = 0.0 if not str(value).strip() else parse_decimal(value)  # cleared: none
+            if not self._within("weight", weight, f"Weight ({self.unit})", "a number",
+                                value):
                 return False
             return doc.set(("inventory", row, "weight"), weight, "Set weight")
         return False
 
+    def _within(self, field: str, value: object, what: str, kind: str, typed: Any) -> bool:
+        """Whether ``value`` (parsed from ``typed``; ``None`` if it didn't parse) is a
+        number the item's ``field`` takes; if not, the status bar says what it takes."""
+        if isinstance(value, str):
+            return True  # Bulk's L and —
+        low, high = number_bounds(self.item_type, field)
+        if isinstance(value, int | float) and (low is None or value >= low) and (
+                high is None or value <= high):
+            return True
+        if low is not None and high is not None:
+            span = f" from {number(low)} to {number(high)}"
+        elif low is not None or high is not None:
+            span = f" of {number(low)} or more" if low is not None else f" up to {number(high)}"
+        else:
+            span = ""
+        self.ctx.document.rejected.emit(f"{what} takes {kind}{span}, not {brief(typed)}")
+        return False
+
     def add_item(self, row: int | None = None) -> int:
+        """Add a new item before ``row`` (default: at the end); its row, or -1 if the
+        inventory is full (the document says so)."""
         row = len(self._shown) if row is None else row
         item = self.item_type(name="New item")
-        self.ctx.document.insert(("inventory",), row, item, "Add item")
-        return row
+        return row if self.ctx.document.insert(("inventory",), row, item, "Add item") else -1
 
     def remove_item(self, row: int) -> None:
         self.ctx.document.remove(("inventory",), row, "Remove item")
@@ -245,6 +335,8 @@ class InventoryPanel(QWidget):
                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(22)
+        if not self.model.bulk:
+            self.view.setItemDelegateForColumn(2, WeightDelegate(self.view))
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # fixed widths: sizing to contents would read every row on each change
@@ -253,7 +345,7 @@ class InventoryPanel(QWidget):
             header.resizeSection(col, width)
 
         buttons = QHBoxLayout()
-        add = QPushButton("Add item")
+        self.add = add = QPushButton("Add item")
         add.setAccessibleName("Add item")
         add.clicked.connect(self._add)
         remove = QPushButton("Remove")
@@ -281,6 +373,15 @@ class InventoryPanel(QWidget):
         layout.addWidget(self.bar)
         layout.addWidget(self.state)
         ctx.binder.bind_derived(("carrying",), self.show_carrying)
+        ctx.binder.bind_change(("inventory",), lambda _change: self._enable_adding())
+        self._enable_adding()
+
+    def _enable_adding(self) -> None:
+        """Add item works while the inventory has room; when full it is off, its tooltip
+        saying why."""
+        full = self.ctx.document.full_message(("inventory",))
+        self.add.setEnabled(full is None)
+        self.add.setToolTip(full or "Add an item at the end of the list")
 
     def show_carrying(self, carry: Carrying) -> None:
         self.bar.set_carrying(carry)
@@ -293,15 +394,17 @@ class InventoryPanel(QWidget):
                                            f"{number(carry.push_drag_lift)} {unit}"]),
         )
         color = CARRY_STATE_COLORS.get(carry.state, CARRY_UNKNOWN_TEXT)
-        detail = "; ".join(carry.effects)
+        detail = html.escape("; ".join(carry.effects))
         self.state.setText(
-            f"<span style='color:{color}'><b>{words(carry.state).capitalize()}</b></span>"
-            + (f" — {detail}" if detail else "")
+            f"<span style='color:{color}'><b>{html.escape(words(carry.state).capitalize())}"
+            "</b></span>" + (f" — {detail}" if detail else "")
         )
         self.state.setAccessibleName(f"Encumbrance: {words(carry.state)}")
 
     def _add(self) -> None:
         row = self.model.add_item()
+        if row < 0:
+            return
         index = self.model.index(row, 0)
         self.view.setCurrentIndex(index)
         self.view.edit(index)

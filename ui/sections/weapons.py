@@ -9,6 +9,7 @@ from the whole snapshot, so they keep no binding behind when a weapon is renamed
 from __future__ import annotations
 
 import dataclasses
+import html
 import re
 from collections.abc import Sequence
 from functools import partial
@@ -48,6 +49,7 @@ from ui.format import (
     damage_html,
     damage_text,
     follow_up_text,
+    plain_tip,
     signed,
     statistic_html,
 )
@@ -102,6 +104,7 @@ class WeaponRow:
         self.name = ClickableLabel("", ctx, "")
         self.name.setObjectName("rowName")
         self.kind = QLabel()
+        self.kind.setTextFormat(Qt.TextFormat.PlainText)
         look(self.kind, "abilityTag")
         self.attack = StatButton(ctx, "", "Attack", bound=False,
                                  on_click=lambda: self.roll_attack())
@@ -113,6 +116,7 @@ class WeaponRow:
         self.follow_ups: list[QToolButton] = []
         self.damage = DamageButton(self)
         self.critical = QLabel()
+        self.critical.setTextFormat(Qt.TextFormat.PlainText)
         look(self.critical, "caption")
         self.edit = QToolButton()
         self.edit.setText("Edit…")
@@ -157,9 +161,9 @@ class WeaponRow:
             self.attack.setAccessibleName(f"{name} attack")
             self.damage.setAccessibleName(f"{name} damage")
             self.edit.setAccessibleName(f"Edit {name}")
-            self.edit.setToolTip(f"Edit {name}")
+            self.edit.setToolTip(plain_tip(f"Edit {name}"))
             self.remove.setAccessibleName(f"Remove {name}")
-            self.remove.setToolTip(f"Remove {name}")
+            self.remove.setToolTip(plain_tip(f"Remove {name}"))
         self.name.stat_id = self.attack.stat_id = self.stat_id
         ability = f" · {stat.ability.capitalize()}" if stat is not None and stat.ability else ""
         self.kind.setText(f"{weapon.attack.capitalize()}{ability}")
@@ -194,7 +198,7 @@ class WeaponRow:
             text = follow_up_text(stat, penalty)
             button.setText(text)
             button.setAccessibleName(f"{name} {label}")
-            button.setToolTip(f"Roll the {label}: {signed(penalty)} → {text}")
+            button.setToolTip(plain_tip(f"Roll the {label}: {signed(penalty)} → {text}"))
 
     def mark_selected(self, selected: bool) -> None:
         set_background(self.name, SELECTED_ROW if selected else None)
@@ -433,10 +437,12 @@ class WeaponEditor(QDialog):
             form.addRow(spec.label, control)
         layout.addLayout(form)
         self.preview = QLabel()
+        self.preview.setTextFormat(Qt.TextFormat.RichText)  # its parts are escaped
         self.preview.setWordWrap(True)
         self.preview.setAccessibleName("Attack and damage")
         layout.addWidget(self.preview)
         self.problem = QLabel()
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)  # a message naming a field
         look(self.problem, "penaltyNote")
         self.problem.setWordWrap(True)
         self.problem.hide()
@@ -478,9 +484,10 @@ class WeaponEditor(QDialog):
         parts = []
         if stat is not None:
             later = "/".join(follow_up_text(stat, p) for _, p in stat.follow_ups)
-            parts.append(f"Attack <b>{signed(stat.modifier)}</b>" + (f"/{later}" if later else ""))
-        if damage is not None:
-            parts.append(f"Damage <b>{damage_text(damage)}</b>")
+            parts.append(f"Attack <b>{signed(stat.modifier)}</b>"
+                         + (f"/{html.escape(later)}" if later else ""))
+        if damage is not None:  # its damage type is typed in: as written
+            parts.append(f"Damage <b>{html.escape(damage_text(damage))}</b>")
         self.preview.setText(" · ".join(parts))
         self.preview.setToolTip(statistic_html(stat) if stat is not None else "")
 
