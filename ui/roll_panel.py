@@ -5,9 +5,13 @@ lost and why, the exact odds, every die and the kept one. It never adds anything
 What differs between systems (the roll modes, the typical DCs, two outcomes or four) comes
 from the system's facts in `sheet_app.registry`.
 
-The panel is a column of small widgets: `StatHeader`, `BreakdownList`, `DcRow`,
-`RollButtons`, `RollResultView`, `AttackActions` over `RollLogView`; `RollPanel` wires them
-to the document. A weapon's attack may be rolled as a later attack of the turn (pf2e's
+The panel is a column of small widgets: `StatHeader`, `DcRow`, `RollButtons` and
+`RollOutlook` on top, then `RollResultView`, `AttackActions` and `BreakdownList` over
+`RollLogView`; `RollPanel` wires them to the document. The header is one line high and
+everything whose height changes with the selection or a roll sits below the DC field and the
+buttons, so they keep their place: a second click lands where the first did.
+
+A weapon's attack may be rolled as a later attack of the turn (pf2e's
 multiple attack penalty, d20srd's iterative attacks: `follow_up_statistic`); after an attack
 `AttackActions` says whether it threatens or is a critical hit (`attack_verdict`), offers
 *Confirm* where the system confirms threats, and rolls the damage.
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import random
 import textwrap
 from collections.abc import Callable, Sequence
@@ -24,14 +29,23 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QResizeEvent
+from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QFont,
+    QGuiApplication,
+    QKeyEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QToolButton,
@@ -41,7 +55,14 @@ from PySide6.QtWidgets import (
 )
 
 from sheet_app import registry
-from sheet_app.checks import ModeError, format_chance, is_success, modes_for, outcomes_for
+from sheet_app.checks import (
+    REQUESTED,
+    ModeError,
+    format_chance,
+    is_success,
+    modes_for,
+    outcomes_for,
+)
 from sheet_app.damage import DamageRoll, roll_damage
 from sheet_app.derived import Damage, Derived, ModifierLine, Statistic
 from sheet_app.rolls import (
@@ -340,7 +361,7 @@ def dice_html(result: CheckRoll) -> str:
         outcome = (f"<br><span style='font-size:13pt; color:{color}'><b>"
                    f"{words(result.outcome).capitalize()}</b></span>"
                    f" <span style='color:{DC_NOTE_COLOR}'>vs DC {result.dc}</span>")
-    mode = "" if result.mode == "normal" else f" <i>({html.escape(result.mode)})</i>"
+    mode = mode_html(result)
     bonus = "".join(
         f"<span style='font-size:14pt'> {'−' if die.value < 0 else '+'}</span>"
         f"<span style='font-size:18pt; font-weight:bold'>{abs(die.value)}</span>"
@@ -351,7 +372,29 @@ def dice_html(result: CheckRoll) -> str:
         f"{'&nbsp;&nbsp;'.join(faces)}{bonus}"
         f"<span style='font-size:14pt'> {html.escape(signed(result.total_modifier))} = </span>"
         f"<span style='font-size:22pt; font-weight:bold'>{result.total}</span>{mode}{outcome}"
+        f"{cancelled_html(result)}"
     )
+
+
+def mode_html(result: CheckRoll) -> str:
+    """The mode beside the total: ``(fortune)`` when the player asked for it, with the
+    effects behind it when the sheet did (``(fortune from Lucky charm)``); nothing for a
+    normal roll."""
+    if result.mode == "normal":
+        return ""
+    resolved = result.resolved
+    from_sheet = any(source.label != REQUESTED for source in resolved.sources)
+    shown = resolved.explain() if from_sheet else result.mode
+    return f" <i>({html.escape(shown)})</i>"
+
+
+def cancelled_html(result: CheckRoll) -> str:
+    """A line saying why a roll asked for with a mode was rolled normally (``Fortune from
+    Lucky charm and misfortune from Sickened cancel: normal roll``); empty otherwise."""
+    if not result.resolved.cancelled:
+        return ""
+    return (f"<br><span style='color:{DC_NOTE_COLOR}'><i>"
+            f"{html.escape(sentence(result.resolved.explain()))}</i></span>")
 
 
 def damage_roll_html(roll: DamageRoll) -> str:
@@ -488,19 +531,50 @@ def _column_box(*, spacing: int | None = None) -> QVBoxLayout:
 # --- the parts of the panel ------------------------------------------------------------------
 
 
+class ElidedLabel(QLabel):
+    """One line of plain text cut with "…" where it does not fit (the whole text then in
+    its tooltip), so a long name never makes the line taller or the panel wider."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(False)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def shown_text(self) -> str:
+        """The text as painted: elided to the label's width."""
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             self.contentsRect().width())
+
+    def refresh_tip(self) -> None:
+        """The whole text as the tooltip when it is cut, none when it fits."""
+        self.setToolTip(self.text() if self.shown_text() != self.text() else "")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.refresh_tip()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        self.style().drawItemText(painter, self.contentsRect(), int(self.alignment()),
+                                  self.palette(), self.isEnabled(), self.shown_text(),
+                                  QPalette.ColorRole.WindowText)
+
+
 class StatHeader(QWidget):
-    """The selected statistic's name and total, and the roll mode the sheet imposes on it
-    (why it is rolled with advantage, or why two modes cancelled)."""
+    """The selected statistic's name and total, on one line of a fixed height (a long name
+    is cut, whole in its tooltip), so the controls under it never move."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = _column_box(spacing=6)
-        self.setLayout(layout)
-        head = QHBoxLayout()
-        self.title = QLabel("Select a statistic")
-        self.title.setTextFormat(Qt.TextFormat.PlainText)  # a weapon's name, as written
+        head = QHBoxLayout(self)
+        head.setContentsMargins(0, 0, 0, 0)
+        self.title = ElidedLabel("Select a statistic")  # a weapon's name, as written
         look(self.title, "panelTitle")
-        self.title.setWordWrap(True)
+        self.title.setAccessibleName("Selected statistic")
         self.total = QLabel("")
         self.total.setTextFormat(Qt.TextFormat.PlainText)
         look(self.total, "panelTotal")
@@ -508,31 +582,19 @@ class StatHeader(QWidget):
         self.total.setAccessibleName("Selected statistic total")
         head.addWidget(self.title, 1)
         head.addWidget(self.total)
-        layout.addLayout(head)
-        self.mode_note = QLabel()
-        self.mode_note.setTextFormat(Qt.TextFormat.PlainText)  # names the effects behind it
-        look(self.mode_note, "modeNote")
-        self.mode_note.setWordWrap(True)
-        layout.addWidget(self.mode_note)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
-    def show_statistic(self, stat: Statistic | None, system: str) -> None:
+    def show_statistic(self, stat: Statistic | None) -> None:
+        self.title.setText("Select a statistic" if stat is None else stat.label)
+        self.title.refresh_tip()
+        self.title.setAccessibleDescription("" if stat is None else stat.label)
         if stat is None:
-            self.title.setText("Select a statistic")
             self.total.setText("")
-            self.mode_note.setText("")
+            self.total.setToolTip("")
             return
-        self.title.setText(stat.label)
         self.total.setText(stat_text(stat))
         self.total.setToolTip(f"DC others roll against: {stat.dc}" if stat.rollable
                               else "The DC others roll against")
-        explained = ""
-        if stat.rollable:
-            try:
-                explained = statistic_mode(stat, system).explain()
-            except ModeError as exc:
-                explained = str(exc)
-        self.mode_note.setText(sentence(explained) if explained else "")
-        self.mode_note.setVisible(bool(explained))
 
 
 class BreakdownList(QWidget):
@@ -606,8 +668,8 @@ class DcSpinBox(QSpinBox):
 
 
 class DcRow(QWidget):
-    """The DC to roll against, the system's typical DCs one click away, and the odds of each
-    outcome against it before anyone rolls."""
+    """The DC to roll against, with the system's typical DCs one click away. (The odds
+    against it are shown by `RollOutlook`, under the buttons.)"""
 
     changed = Signal(int)
     submitted = Signal()
@@ -633,11 +695,6 @@ class DcRow(QWidget):
         label.setBuddy(self.dc)
         self.dc.valueChanged.connect(self.changed)
         self.dc.submitted.connect(self.submitted)
-        self.odds = QLabel()
-        self.odds.setTextFormat(Qt.TextFormat.PlainText)
-        look(self.odds, "odds")
-        self.odds.setWordWrap(True)
-        self.odds.setAccessibleName("Odds")
         self.presets = QToolButton()
         self.presets.setText("Typical")
         self.presets.setAutoRaise(True)
@@ -649,7 +706,8 @@ class DcRow(QWidget):
         row.addWidget(label)
         row.addWidget(self.dc)
         row.addWidget(self.presets)
-        row.addWidget(self.odds, 1)
+        row.addStretch(1)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def value(self) -> int:
         """The DC, 0 for none."""
@@ -664,7 +722,8 @@ class DcRow(QWidget):
 
 
 class RollButtons(QWidget):
-    """One button per roll mode of the system, the plain roll first."""
+    """One button per roll mode of the system, the plain roll first. Off, with a tooltip
+    saying why, for a statistic that is not rolled (AC, a DC) or when none is selected."""
 
     requested = Signal(str)
     """The mode whose button was pressed."""
@@ -674,6 +733,7 @@ class RollButtons(QWidget):
         self._box = QHBoxLayout(self)
         self._box.setContentsMargins(0, 0, 0, 0)
         self.buttons: dict[str, QPushButton] = {}
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def rebuild(self, modes: Sequence[str]) -> None:
         while self._box.count():
@@ -687,20 +747,68 @@ class RollButtons(QWidget):
             if mode == "normal":
                 button.setIcon(icon("d20"))
                 look(button, "rollButton")
-                button.setToolTip("Roll (Enter in the DC field, or Ctrl+R)")
             button.setAccessibleName("Roll" if mode == "normal" else f"Roll with {mode}")
             button.clicked.connect(lambda _=False, m=mode: self.requested.emit(m))
             self._box.addWidget(button)
             self.buttons[mode] = button
+        self.explain(None)
 
     def set_enabled(self, enabled: bool) -> None:
         for button in self.buttons.values():
             button.setEnabled(enabled)
 
+    def explain(self, why_off: str | None) -> None:
+        """Each button's plain tooltip, or ``why_off`` (the buttons are off) in words."""
+        for mode, button in self.buttons.items():
+            if why_off is not None:
+                tip = (sentence(why_off) if mode == "normal"
+                       else f"{mode_label(mode)} does nothing here: {why_off}")
+            elif mode == "normal":
+                tip = "Roll (Enter in the DC field, or Ctrl+R)"
+            else:
+                tip = f"Roll with {mode}"
+            button.setToolTip(plain_tip(tip))
+
+
+class RollOutlook(QWidget):
+    """Under the buttons: the odds of each outcome against the DC before anyone rolls, and
+    the roll mode the sheet imposes on the statistic (why it is rolled with advantage, or
+    why two modes cancel). Its height follows its text; nothing clickable sits below it in
+    the same column, so that moves nothing the player aims at."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = _column_box(spacing=2)
+        self.setLayout(layout)
+        self.odds = QLabel()
+        self.odds.setTextFormat(Qt.TextFormat.PlainText)
+        look(self.odds, "odds")
+        self.odds.setWordWrap(True)
+        self.odds.setAccessibleName("Odds")
+        self.mode_note = QLabel()
+        self.mode_note.setTextFormat(Qt.TextFormat.PlainText)  # names the effects behind it
+        look(self.mode_note, "modeNote")
+        self.mode_note.setWordWrap(True)
+        self.mode_note.setAccessibleName("Roll mode")
+        layout.addWidget(self.odds)
+        layout.addWidget(self.mode_note)
+        self.show_odds("")
+        self.show_mode("")
+
+    def show_odds(self, text: str) -> None:
+        self.odds.setText(text)
+        self.odds.setVisible(bool(text))
+
+    def show_mode(self, text: str) -> None:
+        self.mode_note.setText(sentence(text) if text else "")
+        self.mode_note.setVisible(bool(text))
+
 
 class RollResultView(QLabel):
     """The last roll: every die (the kept one large, dropped ones struck), the modifier and
-    total, and the outcome against the DC; a prompt until the first roll."""
+    total, the outcome against the DC, and why a mode asked for was not used (fortune and
+    misfortune cancel); a prompt until the first roll, and again once that roll is undone or
+    another character is shown."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -709,7 +817,13 @@ class RollResultView(QLabel):
         self.setWordWrap(True)
         self.setAccessibleName("Last roll")
         self.setMinimumHeight(40)
+        self.clear_roll()
+
+    def clear_roll(self) -> None:
+        """Back to the prompt: no roll shown."""
         self.setText(PROMPT)
+        self.setToolTip("")
+        self.setAccessibleDescription("No roll yet")
 
     def show_roll(self, result: CheckRoll) -> None:
         self.setText(dice_html(result))
@@ -815,8 +929,18 @@ class RollLogView(QWidget):
 # --- the panel -----------------------------------------------------------------------------
 
 
+def _logged(record: RollRecord, log: Sequence[Any]) -> bool:
+    """Whether ``record`` is still an entry of ``log`` (newest first: it is usually near
+    the end)."""
+    return any(entry == record for entry in reversed(log))
+
+
 class RollPanel(QWidget):
-    """Follows the selected statistic; rolls it on request and logs the roll."""
+    """Follows the selected statistic; rolls it on request and logs the roll.
+
+    The result shown is that of a roll in the log: it goes back to the prompt when another
+    character comes in (New, Open, Import) and when its log entry goes (undone, cleared).
+    """
 
     rolled = Signal(object)
     """The `CheckRoll` just made."""
@@ -842,11 +966,15 @@ class RollPanel(QWidget):
         self._shown: Statistic | None = None
         self._attack: tuple[CheckRoll, Statistic, CheckRoll | None] | None = None
         """The last weapon attack: its roll, the statistic as rolled, its confirmation."""
+        self._records: dict[str, RollRecord] = {}
+        """The log entries of what is shown: the ``result``'s, the ``attack``'s and its
+        ``confirmation``'s; one that leaves the log takes its part of the panel with it."""
 
         self.header = StatHeader()
         self.breakdown_list = BreakdownList()
         self.dc_row = DcRow(lambda: registry.get(self.document.system).facts.typical_dcs)
         self.roll_buttons = RollButtons()
+        self.outlook = RollOutlook()
         self.result = RollResultView()
         self.attack_actions = AttackActions()
         self.log_view = RollLogView(document)
@@ -854,10 +982,10 @@ class RollPanel(QWidget):
 
         # the parts' widgets by their old names, for the window and the tests
         self.title, self.total = self.header.title, self.header.total
-        self.mode_note = self.header.mode_note
+        self.mode_note, self.odds = self.outlook.mode_note, self.outlook.odds
         self.breakdown, self.tree = self.breakdown_list.model, self.breakdown_list.tree
         self.notes = self.breakdown_list.notes
-        self.dc, self.odds, self.dc_presets = self.dc_row.dc, self.dc_row.odds, self.dc_row.presets
+        self.dc, self.dc_presets = self.dc_row.dc, self.dc_row.presets
         self.log_model, self.log = self.log_view.model, self.log_view.table
         self.copy, self.clear = self.log_view.copy, self.log_view.clear
 
@@ -877,24 +1005,31 @@ class RollPanel(QWidget):
             lambda critical: self.roll_damage(None, critical))
         document.derivedChanged.connect(self._on_derived)
         document.replaced.connect(self._rebuild_buttons)
+        document.replaced.connect(self.clear_result)
+        document.edited.connect(self._on_edited)
         self._rebuild_buttons()
+        self._render(None)
         if selection.current:
             self.show_statistic(selection.current)
 
     def _compose(self) -> None:
-        """The header over a splitter: the breakdown, DC, buttons and result above the log."""
+        """The controls first, each of a fixed height (the header, the DC, the buttons), so
+        they stay put whatever is selected or rolled; then a splitter of a fixed height: the
+        odds, the sheet's roll mode, the result and the breakdown above the log (whose
+        buttons so stay put too)."""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(6)
         layout.addWidget(self.header)
+        layout.addWidget(self.dc_row)
+        layout.addWidget(self.roll_buttons)
         top = QWidget()
         column = _column_box()
         top.setLayout(column)
-        column.addWidget(self.breakdown_list, 1)
-        column.addWidget(self.dc_row)
-        column.addWidget(self.roll_buttons)
+        column.addWidget(self.outlook)
         column.addWidget(self.result)
         column.addWidget(self.attack_actions)
+        column.addWidget(self.breakdown_list, 1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
         split.addWidget(self.log_view)
@@ -913,6 +1048,17 @@ class RollPanel(QWidget):
         self.roll_buttons.rebuild(modes_for(self.document.system))
         self.roll_buttons.set_enabled(self._shown is not None and self._shown.rollable)
         self._show_odds()
+        self._chain_focus()
+
+    def _chain_focus(self) -> None:
+        """Tab goes in reading order: the DC, Typical, the roll buttons, the attack's
+        buttons, then the log (the buttons are made after the log, so by default they
+        would come last)."""
+        chain: list[QWidget] = [self.dc, self.dc_presets, *self.buttons.values(),
+                                self.attack_actions.confirm, self.attack_actions.damage,
+                                self.attack_actions.critical, self.copy, self.clear, self.log]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
 
     def show_statistic(self, stat_id: str) -> None:
         self.stat_id = stat_id
@@ -930,27 +1076,43 @@ class RollPanel(QWidget):
 
     def _render(self, stat: Statistic | None) -> None:
         self._shown = stat
-        self.header.show_statistic(stat, self.document.system)
+        self.header.show_statistic(stat)
         self.breakdown_list.show_statistic(stat)
         rollable = stat is not None and stat.rollable
         self.roll_buttons.set_enabled(rollable)
         self.dc.setEnabled(rollable)
+        explained = ""
+        if stat is not None and stat.rollable:
+            try:
+                explained = statistic_mode(stat, self.document.system).explain()
+            except ModeError as exc:
+                explained = str(exc)
+        self.outlook.show_mode(explained)
         self._show_odds()
+
+    def _why_off(self) -> str | None:
+        """Why the roll buttons are off (nothing selected, or a statistic not rolled), or
+        ``None`` while they work."""
+        stat = self._shown
+        if stat is None:
+            return "select a statistic first"
+        if not stat.rollable:
+            return f"{stat.label} is not rolled (it is the DC others roll against)"
+        return None
 
     def _show_odds(self) -> None:
         stat = self._shown
         dc = self.dc_row.value()
         buttons = self.roll_buttons.buttons
+        self.roll_buttons.explain(self._why_off())
         if stat is None or not stat.rollable or dc == 0:
-            self.odds.setText("")
-            for mode, button in buttons.items():
-                button.setToolTip(plain_tip(mode_label(mode)))
+            self.outlook.show_odds("")
             return
         system = self.document.system
         try:
-            self.odds.setText(odds_text(stat, system, dc))
+            self.outlook.show_odds(odds_text(stat, system, dc))
         except ModeError as exc:
-            self.odds.setText(str(exc))
+            self.outlook.show_odds(str(exc))
             return
         for mode, button in buttons.items():
             if mode == "normal":
@@ -983,14 +1145,60 @@ class RollPanel(QWidget):
             self.message.emit(str(exc))
             return None
         self.last = result
+        self.last_damage = None
         self.result.show_roll(result)
         record = result.to_record(datetime.now().astimezone())
         # One undo step: the log entry, and Guidance-like effects the roll used up.
-        self.document.push(roll_edit(self.document.character, stat, record),
-                           f"Roll {stat.label}")
+        logged = self.document.push(roll_edit(self.document.character, stat, record),
+                                    f"Roll {stat.label}")
         self._after_attack(result, stat)
+        self._records = {"result": record} if logged else {}
+        if logged and self._attack is not None:
+            self._records["attack"] = record
         self.rolled.emit(result)
         return result
+
+    # --- the result follows the log ------------------------------------------------------
+    def clear_result(self) -> None:
+        """Show no roll: the prompt, no attack's buttons (another character came in, or the
+        roll shown left the log)."""
+        self.last = None
+        self.last_damage = None
+        self._attack = None
+        self._records = {}
+        self.result.clear_roll()
+        self.attack_actions.show_verdict(None, False)
+
+    def _on_edited(self, change: Change) -> None:
+        """When the log changes (an undo, Clear): drop from the panel each roll shown whose
+        entry is gone. An undone damage roll shows its attack again; an undone confirmation
+        leaves the attack unconfirmed."""
+        if not self._records:
+            return
+        if change.kind != "reset" and change.path and change.path[:1] != ("roll_log",):
+            return
+        log = self.document.character.roll_log
+        gone = {part for part, record in self._records.items() if not _logged(record, log)}
+        if not gone:
+            return
+        for part in gone:
+            del self._records[part]
+        if "attack" in gone:
+            self._attack = None
+            self._records.pop("confirmation", None)
+            self.attack_actions.show_verdict(None, False)
+        elif "confirmation" in gone and self._attack is not None:
+            attack, stat, _ = self._attack
+            self.last = attack
+            self._after_attack(attack, stat)
+        if "result" not in gone:
+            return
+        if self._attack is not None and "attack" in self._records:
+            self.last, self.last_damage = self._attack[0], None
+            self.result.show_roll(self._attack[0])
+            self._records["result"] = self._records["attack"]
+        else:
+            self.clear_result()
 
     # --- weapons -------------------------------------------------------------------------
     def _after_attack(self, result: CheckRoll, stat: Statistic,
@@ -1021,9 +1229,11 @@ class RollPanel(QWidget):
         result = replace(result, label=f"{stat.label} (confirm critical)")
         self.last = result
         record = result.to_record(datetime.now().astimezone())
-        self.document.push(roll_edit(self.document.character, stat, record),
-                           f"Confirm {stat.label}")
+        logged = self.document.push(roll_edit(self.document.character, stat, record),
+                                    f"Confirm {stat.label}")
         self._after_attack(attack, stat, result)  # the attack stays shown, this in words
+        if logged:
+            self._records["confirmation"] = record
         self.rolled.emit(result)
         return result
 
@@ -1036,6 +1246,8 @@ class RollPanel(QWidget):
         elif damage != damage_id(attack):  # the sheet's damage of another weapon
             self._attack = None
             self.attack_actions.show_verdict(None, False)
+            self._records.pop("attack", None)
+            self._records.pop("confirmation", None)
         found = self.document.derived.damage.get(damage)
         if found is None:
             self.message.emit("No damage to roll: pick a weapon's attack first")
@@ -1045,8 +1257,11 @@ class RollPanel(QWidget):
         self.result.show_damage(rolled)
         record = damage_record(rolled, found, datetime.now().astimezone())
         log = append_record(log_records(self.document.character.roll_log), record)
-        self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
-                          f"Roll {rolled.label} damage", merge=False)
+        if self.document.set(("roll_log",), [r.model_dump(mode="json") for r in log],
+                             f"Roll {rolled.label} damage", merge=False):
+            self._records["result"] = record
+        else:
+            self._records.pop("result", None)
         self.message.emit(rolled.summary())
         return rolled
 

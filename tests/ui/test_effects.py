@@ -3,25 +3,52 @@ conditions and modifier types all come from the system."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import QComboBox, QPushButton, QSpinBox, QStyleOptionViewItem, QWidget
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QStyleOptionViewItem,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from sheet_app import registry
 from sheet_app.model import Effect, Item, Modifier
-from tests.ui.helpers import MakeWindow, blank, click, find, item_bonus, lines, sheet_of
+from tests.ui.helpers import (
+    MakeWindow,
+    blank,
+    click,
+    find,
+    item_bonus,
+    lines,
+    press,
+    sheet_of,
+    type_text,
+)
 from ui.main_window import MainWindow
 from ui.sections.effects import (
+    TARGET_ID,
     ConditionPicker,
     EffectsModel,
     EffectsPanel,
     ModifierEditor,
     ModifiersModel,
+    TargetsEdit,
     TypeDelegate,
     presets,
+    target_choices,
+    target_problem_text,
 )
 from ui.sections.tables import BOUNDS
+from ui.theme import PENALTY_COLOR, qcolor
+
+W = TypeVar("W", bound=QWidget)
 
 
 def effects_of(window: MainWindow) -> EffectsPanel:
@@ -300,3 +327,148 @@ def test_inventory_edit_add_remove(make_window: MakeWindow) -> None:
     assert model.rowCount() == 1
     assert model.index(0, 3).data() == "25"
     assert isinstance(window.document.character.inventory[0], Item)
+
+
+# --- a new effect is the selected one; targets offered, and a bad one explained at its cell ---
+
+
+def _editor_of(view: QWidget, kind: type[W]) -> W:
+    editors = [w for w in view.findChildren(kind) if w.isVisible()]
+    assert len(editors) == 1, editors
+    return editors[0]
+
+
+@pytest.mark.parametrize("start", [None, 1])
+def test_a_new_effect_is_selected_so_bonus_adds_to_it(
+    qtbot: QtBot, make_window: MakeWindow, start: int | None
+) -> None:
+    window = make_window("pf2e")
+    effects = effects_of(window)
+    qtbot.waitUntil(effects.view.isVisible)  # the tab's content is shown a moment later
+    if start is not None:
+        effects.view.selectRow(start)
+    before = [effect.model_copy(deep=True) for effect in window.document.character.effects]
+    click(effects.toolbar.add)
+    row = len(before)
+    assert effects.view.currentIndex().row() == row
+    assert [i.row() for i in effects.view.selectionModel().selectedRows()] == [row]
+    assert effects.mod_title.text() == "Modifiers of New effect"
+    name = _editor_of(effects.view, QLineEdit)
+    name.selectAll()
+    type_text(name, "Bless")
+    press(name, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.document.character.effects[row].name == "Bless")
+    assert effects.view.currentIndex().row() == row
+    assert effects.mod_title.text() == "Modifiers of Bless"
+
+    click(find(window, QPushButton, "Add a bonus or penalty to the selected effect"))
+    after = window.document.character.effects
+    assert len(after[row].modifiers) == 1
+    assert after[:row] == before  # the bonus went to the new effect, not another one
+    assert effects.modifiers.rowCount() == 1
+
+
+@pytest.mark.parametrize("system", registry.known_ids())
+def test_targets_offered_are_the_systems_with_their_names(
+    system: str, make_window: MakeWindow
+) -> None:
+    window = make_window(system)
+    rules = registry.get(system)
+    derived = window.document.derived
+    choices = {choice.id: choice.label for choice in target_choices(rules, derived)}
+    for stat_id, stat in derived.statistics.items():
+        if "@" not in stat_id:
+            assert choices[stat_id] == stat.label
+    for group in rules.facts.groups:
+        if target_problem_text(rules, group) is None:
+            assert choices[group].startswith("every ") or group in derived.statistics
+    assert set(rules.facts.extra_targets) <= set(choices)
+    assert choices["uses:str"] == "checks using Strength"
+    assert "score:dex" in choices
+    first_skill = next(iter(rules.facts.skills))
+    assert f"skill:{first_skill}" in choices
+    # every one offered is taken by the sheet
+    offered = list(choices)
+    effect = Effect(name="All of them", modifiers=[
+        Modifier(value=1, targets=offered[i:i + 32]) for i in range(0, len(offered), 32)])
+    assert window.document.insert(("effects",), 0, effect, "add")
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")  # offscreen: the list's popup
+def test_targets_are_typed_with_the_systems_targets_offered(
+    qtbot: QtBot, make_window: MakeWindow
+) -> None:
+    window = make_window(blank("pf2e", effects=[item_bonus("Cloak", 2, "save")]))
+    effects = effects_of(window)
+    qtbot.waitUntil(effects.mod_view.isVisible)
+    cell = effects.modifiers.index(0, ModifiersModel.TARGETS)
+    effects.mod_view.setCurrentIndex(cell)
+    effects.mod_view.edit(cell)
+    editor = _editor_of(effects.mod_view, TargetsEdit)
+    assert editor.text() == "save"
+    editor.setCursorPosition(len(editor.text()))
+    type_text(editor, ", stea")  # found by its name
+    popup = editor.popup()
+    assert popup.isVisible()
+    offered = [popup.model().index(r, 0).data() for r in range(popup.model().rowCount())]
+    assert "Stealth  ·  skill:stealth" in offered
+    assert not editor.problem  # still being typed
+    current = popup.currentIndex()
+    assert current.data(TARGET_ID) == "skill:stealth"
+    editor.choose(current)
+    assert editor.text() == "save, skill:stealth"
+    editor.setCursorPosition(len(editor.text()))
+    type_text(editor, ", ")
+    assert not popup.isVisible()
+    press(editor, Qt.Key.Key_Down)  # Down offers every target
+    assert popup.isVisible() and popup.model().rowCount() > 20
+    popup.hide()
+    press(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.document.character.effects[0].modifiers[0].targets == [
+        "save", "skill:stealth"])
+
+
+def test_a_bad_target_is_explained_as_typed(make_window: MakeWindow) -> None:
+    window = make_window("pf2e")
+    rules = registry.get("pf2e")
+    editor = TargetsEdit(rules, target_choices(rules, window.document.derived))
+    problems: list[str] = []
+    editor.problemChanged.connect(problems.append)
+    editor.setText("skil")  # may still become a target
+    assert editor.problem == ""
+    editor.setText("skil:")  # no target has that in it
+    assert "unknown target" in editor.problem
+    assert editor.palette().color(QPalette.ColorRole.Text) == qcolor(PENALTY_COLOR)
+    assert "unknown target" in editor.toolTip()
+    editor.setText("skill:stelth, save")  # a finished one
+    assert "did you mean 'stealth'" in editor.problem
+    editor.setText("skill:stealth, save")
+    assert editor.problem == "" and problems[-1] == ""
+    assert editor.palette().color(QPalette.ColorRole.Text) != qcolor(PENALTY_COLOR)
+    editor.deleteLater()
+
+
+def test_a_refused_target_is_explained_at_its_cell(make_window: MakeWindow) -> None:
+    window = make_window(blank("pf2e", effects=[item_bonus("Cloak", 2)]))
+    effects = effects_of(window)
+    mods = effects.modifiers
+    cell = mods.index(0, ModifiersModel.TARGETS)
+    assert not mods.setData(cell, "skill:stelth")
+    assert window.document.character.effects[0].modifiers[0].targets == ["skill:stealth"]
+    assert cell.data() == "skill:stealth"  # the cell shows the sheet
+    tip = cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert "Not changed" in tip and "did you mean 'stealth'" in tip and "skill:stelth" in tip
+    assert cell.data(Qt.ItemDataRole.EditRole) == "skill:stelth"  # reopens to correct it
+    assert cell.data(Qt.ItemDataRole.DecorationRole) is not None
+    line = effects.editor.problem
+    assert not line.isHidden() and "did you mean 'stealth'" in line.text()
+    assert "effects.0" not in line.text()  # no path in the words at the field
+    assert mods.setData(cell, "skill:stealth, save")
+    assert cell.data(Qt.ItemDataRole.EditRole) == "skill:stealth, save"
+    assert cell.data(Qt.ItemDataRole.DecorationRole) is None
+    assert line.isHidden()
+    # another effect's modifiers shown: the problem does not follow
+    assert not mods.setData(cell, "nowhere")
+    window.document.insert(("effects",), 1, item_bonus("Ring", 1), "add")
+    effects.select(1)
+    assert line.isHidden() and mods.problem(0) is None

@@ -7,6 +7,12 @@ side choice where the system has one.
 
 The tab is made of `EffectsToolbar`, the effects table (`EffectsModel`), `ModifierEditor`
 (`ModifiersModel`) and, on request, `ConditionPicker`; `EffectsPanel` wires them together.
+
+A modifier's targets are typed in a `TargetsEdit`: it offers every target of the system (its
+statistics with their names, its groups, ``uses:<ability>`` and ``score:<ability>``,
+`target_choices`) as the player types, and marks a target the system would refuse as it is
+typed. A refused edit is explained at its cell (tooltip, icon, the line under the table), and
+the cell's editor reopens on what was typed, to correct it.
 """
 
 from __future__ import annotations
@@ -14,41 +20,52 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QFont
+from pydantic import ValidationError
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QKeyEvent, QPalette, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
+    QApplication,
     QComboBox,
+    QCompleter,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMenu,
     QPushButton,
     QSpinBox,
     QSplitter,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from sheet_app import registry
+from sheet_app.derived import Derived
 from sheet_app.edit import Batch
-from sheet_app.facts import MINUS
+from sheet_app.facts import ABILITIES, ABILITY_NAMES, MINUS
 from sheet_app.hitpoints import end_of_turn, end_of_turn_text
 from sheet_app.model import DICE_RE, Effect, Modifier
 from sheet_app.registry import Condition, RuleSystem
+from sheet_app.validation import target_problem
 from ui.context import SheetContext
 from ui.document import Change, Path_
-from ui.format import brief, parse_whole, plain_tip, signed, words
+from ui.format import brief, parse_whole, plain_tip, sentence, signed, words
 from ui.sections.hitpoints import announce
 from ui.sections.tables import (
     BOUNDS,
+    DISPLAY,
+    EDIT,
     FONT,
     FOREGROUND,
     NUMBER_ALIGNMENT,
@@ -58,7 +75,7 @@ from ui.sections.tables import (
     ListTableModel,
     table_view,
 )
-from ui.theme import COMPUTED_COLOR, INACTIVE_COLOR, look, qcolor
+from ui.theme import COMPUTED_COLOR, INACTIVE_COLOR, PENALTY_COLOR, look, qcolor
 from ui.widgets import BoundComboBox
 
 TARGETS_HELP = (
@@ -100,6 +117,212 @@ def modifier_text(mod: Modifier) -> str:
 
 def parse_targets(text: str) -> list[str]:
     return [t for t in re.split(r"[,\s]+", text.strip()) if t]
+
+
+# --- targets -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TargetChoice:
+    """A target the system's sheets take, with what it reaches in words."""
+
+    id: str
+    label: str
+
+
+_PATH_PREFIX = re.compile(r"^effects(\.\w+)*: ")
+"""The ``effects.0.modifiers.1.targets.0: `` a refused edit's message starts with."""
+
+
+def reason_text(message: str) -> str:
+    """A refusal's message without the path it starts with (shown at the field itself)."""
+    return _PATH_PREFIX.sub("", message, count=1)
+
+
+def target_problem_text(rules: RuleSystem, target: str) -> str | None:
+    """Why ``rules``' sheets refuse ``target`` as a modifier target, or ``None``: the
+    model's own checks (the target's form, then the system's `target_problem`)."""
+    try:
+        Modifier(type="untyped", value=1, targets=[target])
+    except ValidationError as exc:
+        return str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+    return target_problem(rules.facts, rules.id, target)  # worded as the sheet's own check
+
+
+def _group_label(group: str, derived: Derived) -> str:
+    stat = derived.statistics.get(group)
+    name = stat.label if stat is not None else " ".join(
+        word.upper() if len(word) == 2 else word for word in words(group).split())
+    return f"every {name}"
+
+
+def target_choices(rules: RuleSystem, derived: Derived) -> list[TargetChoice]:
+    """Every target ``rules``' sheets take, each once, with its name: the sheet's
+    statistics and weapons' damage (as ``derived`` has them), the system's further targets,
+    its groups (``skill``: every skill), ``uses:<ability>`` (checks using it) and
+    ``score:<ability>``. Only what the model would accept is offered."""
+    found: dict[str, str] = {}
+
+    def offer(target: str, label: str) -> None:
+        if target not in found and target_problem_text(rules, target) is None:
+            found[target] = label
+
+    facts = rules.facts
+    for stat_id, stat in derived.statistics.items():
+        if "@" not in stat_id:  # a skill rolled with another ability is not a target
+            offer(stat_id, stat.label)
+    for damage_id, damage in derived.damage.items():
+        offer(damage_id, f"{damage.label} damage")
+    for target in facts.extra_targets:
+        offer(target, words(target.partition(":")[2]) + " " + words(target.partition(":")[0]))
+    for group in facts.groups:
+        offer(group, _group_label(group, derived))
+    for abbr in ABILITIES:
+        offer(f"uses:{abbr}", f"checks using {ABILITY_NAMES[abbr]}")
+    for abbr in ABILITIES:
+        offer(f"score:{abbr}", f"{ABILITY_NAMES[abbr]} {facts.ability_kind}")
+    return [TargetChoice(target, label) for target, label in found.items()]
+
+
+TARGET_ID = Qt.ItemDataRole.UserRole + 1
+"""A completion's target id."""
+TARGET_SEARCH = Qt.ItemDataRole.UserRole + 2
+"""What a completion is found by: its id and its name."""
+
+
+class TargetsEdit(QLineEdit):
+    """Targets separated by commas, with every target of the system offered as the player
+    types (found by id or name: "stea" offers Stealth) or presses Down; choosing one puts
+    its id in place of the word being typed. A target the system would refuse turns the
+    text red and says why (`problemChanged`, and the tooltip) before anything is saved."""
+
+    problemChanged = Signal(str)
+    """Why a typed target would be refused ("" once none is)."""
+
+    def __init__(self, rules: RuleSystem, choices: Sequence[TargetChoice],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rules = rules
+        self.problem = ""
+        self.setAccessibleName("Modifier targets")
+        self.setPlaceholderText("skill:stealth, save, check…")
+        model = QStandardItemModel(self)
+        for choice in choices:
+            item = QStandardItem(f"{choice.label}  ·  {choice.id}")
+            item.setData(choice.id, TARGET_ID)
+            item.setData(f"{choice.id} {choice.label}", TARGET_SEARCH)
+            item.setToolTip(choice.id)
+            model.appendRow(item)
+        self.choices = QCompleter(model, self)
+        self.choices.setWidget(self)
+        self.choices.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        self.choices.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.choices.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.choices.setCompletionRole(TARGET_SEARCH)
+        self.choices.setMaxVisibleItems(12)
+        self.popup().setAccessibleName("Targets of this system")
+        by_index = cast("Any", self.choices.activated)[QModelIndex]  # (the stubs lack [])
+        by_index.connect(self.choose)
+        self.textEdited.connect(lambda _text: self.offer(self.word()))
+        self.textChanged.connect(lambda _text: self._check())
+        self._plain = QPalette(self.palette())
+
+    def popup(self) -> QAbstractItemView:
+        """The list of offered targets."""
+        popup = self.choices.popup()
+        assert popup is not None  # a completer always has one
+        return popup
+
+    # --- the word being typed -----------------------------------------------------------
+    def _span(self) -> tuple[int, int]:
+        """Where the target under the cursor starts and ends."""
+        text, cursor = self.text(), self.cursorPosition()
+        start = max(text.rfind(",", 0, cursor), text.rfind(" ", 0, cursor)) + 1
+        ends = [i for i in (text.find(",", cursor), text.find(" ", cursor)) if i >= 0]
+        return start, min(ends, default=len(text))
+
+    def word(self) -> str:
+        """The target being typed (up to the cursor)."""
+        start, _ = self._span()
+        return self.text()[start:self.cursorPosition()].strip()
+
+    def offer(self, word: str, *, everything: bool = False) -> int:
+        """Show the targets matching ``word`` (all of them with ``everything``); how many."""
+        if not word and not everything:
+            self.popup().hide()
+            return 0
+        self.choices.setCompletionPrefix(word)
+        count = self.choices.completionCount()
+        if count == 0:
+            self.popup().hide()
+            return 0
+        popup = self.popup()
+        shown = self.choices.completionModel()
+        metrics = popup.fontMetrics()
+        widest = max(metrics.horizontalAdvance(str(shown.index(row, 0).data()))
+                     for row in range(count))
+        rect = self.rect()
+        rect.setWidth(max(rect.width(), widest + popup.verticalScrollBar().sizeHint().width()
+                          + 4 * popup.frameWidth() + 12))
+        self.choices.complete(rect)
+        popup.setCurrentIndex(self.choices.completionModel().index(0, 0))
+        return count
+
+    def choose(self, index: QModelIndex) -> None:
+        """Put the chosen target in place of the word being typed."""
+        target = str(index.data(TARGET_ID) or "")
+        if not target:
+            return
+        text = self.text()
+        start, end = self._span()
+        head, tail = text[:start], text[end:].lstrip(", ")
+        joined = head + target + (", " + tail if tail else "")
+        self.setText(joined)
+        self.setCursorPosition(len(head) + len(target))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        popup = self.popup()
+        if popup.isVisible() and event.key() in (
+            Qt.Key.Key_Enter, Qt.Key.Key_Return, Qt.Key.Key_Escape, Qt.Key.Key_Tab,
+            Qt.Key.Key_Backtab,
+        ):
+            event.ignore()  # the completer picks (or closes) the list
+            return
+        if event.key() == Qt.Key.Key_Down and not popup.isVisible():
+            self.offer(self.word(), everything=True)
+            return
+        super().keyPressEvent(event)
+
+    # --- checking ------------------------------------------------------------------------
+    def _check(self) -> None:
+        """Mark the first target the system would refuse; the last one only once it can't
+        become a target by typing on (no offered target contains it)."""
+        targets = parse_targets(self.text())
+        typing = self.word()
+        problem = ""
+        for i, target in enumerate(targets):
+            last = i == len(targets) - 1 and target == typing
+            if last and self._could_become(target):
+                continue
+            why = target_problem_text(self.rules, target)
+            if why:
+                problem = why  # (it names the target)
+                break
+        if problem == self.problem:
+            return
+        self.problem = problem
+        palette = QPalette(self._plain)
+        if problem:
+            palette.setColor(QPalette.ColorRole.Text, qcolor(PENALTY_COLOR))
+        self.setPalette(palette)
+        self.setToolTip(plain_tip(problem or TARGETS_HELP))
+        self.problemChanged.emit(problem)
+
+    def _could_become(self, word: str) -> bool:
+        model = self.choices.model()
+        lowered = word.lower()
+        return any(lowered in str(model.index(row, 0).data(TARGET_ID)).lower()
+                   for row in range(model.rowCount()))
 
 
 def presets(system: str) -> list[tuple[Effect, str]]:
@@ -302,8 +525,24 @@ def _set_value(model: ModifiersModel, row: int, item: ModifierRow, value: Any) -
 
 
 def _set_targets(model: ModifiersModel, row: int, item: ModifierRow, value: Any) -> bool:
-    return model.ctx.document.set((*model.path, row, "targets"), parse_targets(str(value)),
-                                  "Set modifier targets")
+    """Set the targets typed; a refusal is kept with what was typed, to be explained at
+    the cell (`ModifiersModel.problem`) and offered again when it is edited."""
+    typed = str(value)
+    document = model.ctx.document
+    reasons: list[str] = []
+
+    def refused(message: str) -> None:
+        reasons.append(message)
+
+    document.rejected.connect(refused)
+    try:
+        accepted = document.set((*model.path, row, "targets"), parse_targets(typed),
+                                "Set modifier targets")
+    finally:
+        document.rejected.disconnect(refused)
+    model.note_problem(row, None if accepted else
+                       (typed, reason_text(reasons[0]) if reasons else "refused"))
+    return accepted
 
 
 def _targets_tip(row: ModifierRow) -> str | None:
@@ -335,9 +574,57 @@ class ModifiersModel(ListTableModel):
                tip=_targets_tip),
     )
 
+    TARGETS = 2
+    problemChanged = Signal(int, str)
+    """(row, why its targets were refused); (-1, "") once no row has a problem."""
+
     def __init__(self, ctx: SheetContext, parent: QObject | None = None) -> None:
         self.effect_row = -1
+        self._problem: tuple[int, str, str] | None = None
+        """(row, what was typed, why it was refused) of the last refused targets."""
         super().__init__(ctx, ("effects", -1, "modifiers"), parent)
+
+    # --- a refused edit, explained at its cell ------------------------------------------
+    def problem(self, row: int) -> str | None:
+        """Why the last targets typed in ``row`` were refused, or ``None``."""
+        if self._problem is None or self._problem[0] != row:
+            return None
+        return self._problem[2]
+
+    def note_problem(self, row: int, problem: tuple[str, str] | None) -> None:
+        """Keep (typed, why) as ``row``'s problem, or forget the row's problem."""
+        old = self._problem
+        if problem is None:
+            if old is None or old[0] != row:
+                return
+            self._problem = None
+        else:
+            self._problem = (row, *problem)
+        for changed in {r for r in (row, old[0] if old else -1) if r >= 0}:
+            cell = self.index(changed, self.TARGETS)
+            self.dataChanged.emit(cell, cell)
+        self.problemChanged.emit(row if self._problem else -1,
+                                 self._problem[2] if self._problem else "")
+
+    def _forget_problem(self) -> None:
+        if self._problem is not None:
+            self._problem = None
+            self.problemChanged.emit(-1, "")
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        problem = self._problem
+        if (problem is not None and index.isValid() and index.row() == problem[0]
+                and index.column() == self.TARGETS):
+            if role == EDIT:
+                return problem[1]  # the editor reopens on what was typed, to correct it
+            if role == TOOLTIP:
+                return plain_tip(f"Not changed: {problem[2]}\nYou typed: {problem[1]}")
+            if role == Qt.ItemDataRole.DecorationRole:
+                return QApplication.style().standardIcon(
+                    QStyle.StandardPixmap.SP_MessageBoxWarning)
+            if role == FOREGROUND:
+                return qcolor(PENALTY_COLOR)
+        return super().data(index, role)
 
     def full_message(self) -> str | None:
         """Why no modifier can be added to the shown effect (it has the most the model
@@ -373,6 +660,7 @@ class ModifiersModel(ListTableModel):
     def set_effect(self, row: int) -> None:
         if self._detached:
             return
+        self._forget_problem()
         self.beginResetModel()
         self.effect_row = row
         self.path = ("effects", row, "modifiers")
@@ -381,6 +669,8 @@ class ModifiersModel(ListTableModel):
 
     def _on_change(self, change: Change) -> None:
         path = change.path
+        if change.kind != "set" or path[:3] != self.path or len(path) <= 3:
+            self._forget_problem()  # rows come and go: the refused row is not that row
         if change.kind != "reset" and self.effect_row >= 0 and path[:3] == self.path:
             super()._on_change(change)  # inside this effect's modifiers (computed rows last)
         elif len(path) <= 1 or (path[1] == self.effect_row
@@ -452,6 +742,34 @@ class TypeDelegate(QStyledItemDelegate):
     def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:
         if isinstance(editor, QComboBox):
             model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
+
+
+class TargetsDelegate(QStyledItemDelegate):
+    """Targets are typed in a `TargetsEdit` offering the system's targets, made afresh
+    each time (the sheet's weapons and statistics may have changed)."""
+
+    problemChanged = Signal(str)
+    """Why a target being typed would be refused ("" once none is)."""
+
+    def __init__(self, ctx: SheetContext, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: Index
+    ) -> QWidget:
+        rules = self.ctx.rules
+        editor = TargetsEdit(rules, target_choices(rules, self.ctx.document.derived), parent)
+        editor.problemChanged.connect(self.problemChanged)
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
+        if isinstance(editor, QLineEdit):
+            editor.setText(str(index.data(EDIT) or ""))
+
+    def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:
+        if isinstance(editor, QLineEdit):
+            model.setData(index, editor.text(), EDIT)
 
 
 class BoundedDelegate(QStyledItemDelegate):
@@ -641,6 +959,17 @@ class ModifierEditor(QWidget):
         self.view = table_view("Modifiers of the selected effect", "modifiersTable", self.model)
         self.view.setItemDelegateForColumn(0, TypeDelegate(
             (*sheet.modifier_types, *sheet.roll_modes), sheet.open_types, self.view))
+        self.targets = TargetsDelegate(ctx, self.view)
+        self.view.setItemDelegateForColumn(ModifiersModel.TARGETS, self.targets)
+        self.problem = QLabel()
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)  # may quote what was typed
+        look(self.problem, "penaltyNote")
+        self.problem.setWordWrap(True)
+        self.problem.setAccessibleName("Problem with the targets")
+        self.problem.setVisible(False)
+        self.model.problemChanged.connect(self._show_refusal)
+        self.targets.problemChanged.connect(self._show_typing_problem)
+        self.targets.closeEditor.connect(lambda *_: self._show_typing_problem(""))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
@@ -670,6 +999,34 @@ class ModifierEditor(QWidget):
         self.buttons.append(remove)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
+        layout.addWidget(self.problem)
+
+    def _refusal(self) -> str:
+        row = self.view.currentIndex().row()
+        for candidate in (row, *range(self.model.rowCount())):
+            why = self.model.problem(candidate)
+            if why:
+                return f"Targets not changed: {why}"
+        return ""
+
+    def _show_line(self, text: str) -> None:
+        self.problem.setText(sentence(text))
+        self.problem.setVisible(bool(text))
+
+    def _show_refusal(self, row: int, why: str) -> None:
+        """A refused edit: said under the table, and at the cell as a tooltip."""
+        self._show_line(self._refusal())
+        if row < 0 or not why:
+            return
+        viewport = self.view.viewport()
+        rect = self.view.visualRect(self.model.index(row, ModifiersModel.TARGETS))
+        if viewport.isVisible():
+            QToolTip.showText(viewport.mapToGlobal(rect.bottomLeft()),
+                              plain_tip(f"Not changed: {why}"), viewport, rect)
+
+    def _show_typing_problem(self, why: str) -> None:
+        """While targets are typed: why one would be refused; after: the last refusal."""
+        self._show_line(f"Not a target here: {why}" if why else self._refusal())
 
     def show_effect(self, row: int, name: str) -> None:
         if row != self.model.effect_row:
@@ -765,7 +1122,19 @@ class EffectsPanel(QWidget):
     def add_effect(self, effect: Effect) -> None:
         row = self.model.add(effect.model_copy(deep=True), f"Add {effect.name}")
         if row >= 0:
-            self.view.selectRow(row)
+            self.select(row)
+
+    def select(self, row: int) -> None:
+        """Make effect ``row`` the selected one, whose modifiers + Bonus and + Roll mode
+        add to (a new effect is selected at once, before and after it is named)."""
+        index = self.model.index(row, EffectsModel.NAME)
+        if not index.isValid():
+            return
+        flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+                 | QItemSelectionModel.SelectionFlag.Rows)
+        self.view.selectionModel().setCurrentIndex(index, flags)
+        self.view.scrollTo(index)
+        self._show_modifiers(row)
 
     def pick_condition(self) -> ConditionPicker:
         """Open the condition picker (not blocking); the chosen condition is added."""
@@ -778,7 +1147,8 @@ class EffectsPanel(QWidget):
     def _add_blank(self) -> None:
         row = self.model.add(Effect(name="New effect"), "Add effect")
         if row >= 0:
-            self.view.selectRow(row)
+            self.select(row)
+            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
             self.view.edit(self.model.index(row, EffectsModel.NAME))
 
     def _remove(self) -> None:
