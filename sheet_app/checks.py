@@ -44,6 +44,7 @@ __all__ = [
     "is_success",
     "modes_for",
     "natural_distribution",
+    "natural_step",
     "outcomes_for",
     "pass_fail",
     "resolve_mode",
@@ -177,6 +178,16 @@ def degree_of_success(total: int, dc: int, natural: int) -> Outcome:
     elif natural == 1:
         degree = max(degree - 1, 0)
     return DEGREES[degree]
+
+
+def natural_step(system: str, total: int, dc: int, natural: int) -> int:
+    """How many degrees the natural 20 or 1 moved the outcome (+1, -1, or 0): what the
+    roll panel explains ("natural 1: one step worse"). Always 0 in pass/fail systems."""
+    if not _facts(system).four_degrees:
+        return 0
+    plain = degree_of_success(total, dc, 10)  # 10 stands for "no natural step"
+    final = degree_of_success(total, dc, natural)
+    return DEGREES.index(final) - DEGREES.index(plain)
 
 
 def check_outcome(system: str, total: int, dc: int, natural: int) -> Outcome:

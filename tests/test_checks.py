@@ -347,3 +347,15 @@ def test_format_chance(chance: Fraction, text: str) -> None:
 def test_format_chance_rejects_non_probabilities() -> None:
     with pytest.raises(ValueError):
         format_chance(Fraction(5, 4))
+
+
+@pytest.mark.parametrize(
+    ("total", "dc", "natural", "step"),
+    [(25, 20, 20, 1), (25, 20, 1, -1), (35, 20, 20, 0), (5, 20, 1, 0), (20, 20, 10, 0)],
+)
+def test_natural_step_says_how_far_a_natural_moved_the_degree(
+        total: int, dc: int, natural: int, step: int) -> None:
+    from sheet_app.checks import natural_step
+
+    assert natural_step("pf2e", total, dc, natural) == step
+    assert natural_step("runarcana", total, dc, natural) == 0

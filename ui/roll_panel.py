@@ -61,6 +61,7 @@ from sheet_app.checks import (
     format_chance,
     is_success,
     modes_for,
+    natural_step,
     outcomes_for,
 )
 from sheet_app.damage import DamageRoll, roll_damage
@@ -372,8 +373,20 @@ def dice_html(result: CheckRoll) -> str:
         f"{'&nbsp;&nbsp;'.join(faces)}{bonus}"
         f"<span style='font-size:14pt'> {html.escape(signed(result.total_modifier))} = </span>"
         f"<span style='font-size:22pt; font-weight:bold'>{result.total}</span>{mode}{outcome}"
-        f"{cancelled_html(result)}"
+        f"{cancelled_html(result)}{natural_html(result)}"
     )
+
+
+def natural_html(result: CheckRoll) -> str:
+    """A line saying a natural 20 or 1 moved the degree of success; empty otherwise."""
+    if result.dc is None or result.outcome is None:
+        return ""
+    step = natural_step(result.system, result.total, result.dc, result.natural)
+    if not step:
+        return ""
+    words_ = "one step better" if step > 0 else "one step worse"
+    return (f"<br><span style='color:{DC_NOTE_COLOR}'><i>Natural {result.natural}: "
+            f"{words_}</i></span>")
 
 
 def mode_html(result: CheckRoll) -> str:

@@ -404,3 +404,19 @@ def test_guidance_is_rolled_as_a_die_and_spent_with_the_roll(
     with qtbot.waitSignal(panel.rolled):
         panel.roll(stat_id="save:wis")  # Guidance is for checks: a save leaves it on
     assert window.document.character.effects[0].active is True
+
+
+class _Ones(random.Random):
+    """Dice that always come up 1."""
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        return start
+
+
+def test_a_natural_one_that_lowers_the_degree_says_so(make_window: MakeWindow) -> None:
+    window = make_window("pf2e")
+    stat = window.document.derived.statistics["skill:athletics"]
+    result = roll_statistic(stat, "pf2e", _Ones(), dc=stat.modifier + 1)
+    assert result.outcome == "failure"  # a success by the total, one step worse
+    window.roll_panel.result.show_roll(result)
+    assert "Natural 1: one step worse" in window.roll_panel.result.text()
