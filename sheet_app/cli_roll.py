@@ -117,7 +117,7 @@ def _roll_damage(derived: Derived, args: argparse.Namespace) -> int:
         known = ", ".join(sorted(derived.damage)) or "none (the sheet has no weapons)"
         close = difflib.get_close_matches(key, list(derived.damage), n=2)
         hint = f"; did you mean {' or '.join(close)}?" if close else f"; weapons: {known}"
-        raise _Failure(f"{args.file} has no {key!r}{hint}")
+        raise _Failure(f"{args.file} has no {_quoted(key)}{hint}")
     if args.dc is not None or args.mode != "normal":
         raise _Failure("--dc and --mode go with checks, not damage rolls")
     result = roll_damage(damage, random.Random(args.seed), critical=args.critical)
@@ -142,7 +142,7 @@ def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:
     # "stealth" means skill:stealth; a typo means its nearest spellings.
     suggestions = [i for i in ids if i.rsplit(":", 1)[-1] == key]
     suggestions += [i for i in difflib.get_close_matches(key, ids, n=3) if i not in suggestions]
-    message = f"{file} has no statistic {wanted!r}"
+    message = f"{file} has no statistic {_quoted(wanted)}"
     from sheet_app import registry
 
     rules = registry.get(derived.system)
@@ -153,6 +153,12 @@ def _find_statistic(derived: Derived, wanted: str, file: str) -> Statistic:
         raise _Failure(f"{message}; did you mean {' or '.join(suggestions)}?")
     rollable = [i for i in ids if derived.statistics[i].rollable]
     raise _Failure(f"{message}; valid ids: {', '.join(rollable)}")
+
+
+def _quoted(text: str) -> str:
+    """A statistic id as typed, quoted, and cut short if it is long (a message stays one
+    readable line whatever was typed)."""
+    return repr(text if len(text) <= 40 else text[:40] + "…")
 
 
 def _breakdown(result: CheckRoll) -> list[str]:

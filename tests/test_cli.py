@@ -1,15 +1,18 @@
 """The headless command line: new, validate, export (with --derived), schema.
 
 Bad files are covered in ``test_io``; this module checks what the commands produce from good
-input, that ``new -o`` never clobbers a file by accident, and that no command imports Qt.
+input, that ``new -o`` never clobbers a file by accident, that no command imports Qt, and that
+a named pipe, a full disk on stdout or Ctrl-C each give one line and no traceback.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -458,3 +461,161 @@ def test_headless_commands_do_not_import_qt(command: str) -> None:
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "qt-free\n"
+
+
+# --- files that are not files, output that can't be written, Ctrl-C -------------------------
+def _run_quick(args: list[str], *, timeout: float = 30, stdout: Any = subprocess.PIPE,
+               env: dict[str, str] | None = None) -> tuple[Run, float]:
+    """``python -m sheet_app ARGS``; fails the test (instead of waiting forever) on a hang."""
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "sheet_app", *args], stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, encoding="utf-8", cwd=ROOT,
+                          env=env or {**os.environ, "PYTHONPATH": str(ROOT)}, timeout=timeout,
+                          check=False)
+    return Run(proc.returncode, proc.stdout or "", proc.stderr), time.perf_counter() - start
+
+
+FIFO_COMMANDS = {
+    "validate": ["validate", "{fifo}"],
+    "export": ["export", "{fifo}"],
+    "export-derived": ["export", "--derived", "{fifo}"],
+    "export-to-file": ["export", "{fifo}", "-o", "{out}"],
+    "roll": ["roll", "{fifo}", "initiative"],
+    "roll-damage": ["roll", "{fifo}", "damage:longsword", "--critical"],
+    "export-into-fifo": ["export", str(SAMPLES["pf2e"]), "-o", "{fifo}"],
+    "new-into-fifo": ["new", "--system", "pf2e", "-o", "{fifo}"],
+    "new-into-fifo-forced": ["new", "--system", "pf2e", "--force", "-o", "{fifo}"],
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("command", list(FIFO_COMMANDS))
+def test_a_named_pipe_through_every_command_is_refused_quickly(tmp_path: Path,
+                                                               command: str) -> None:
+    fifo = tmp_path / "x.json"
+    os.mkfifo(fifo)
+    out = tmp_path / "out.json"
+    args = [a.format(fifo=fifo, out=out) for a in FIFO_COMMANDS[command]]
+    run, elapsed = _run_quick(args)
+    assert run.code == 2 and "Traceback" not in run.err and run.out == "", run
+    assert len(run.err_lines) == 1 and ("named pipe" in run.err or "exists" in run.err), run.err
+    assert elapsed < 20
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_given_to_the_window_is_refused_quickly(tmp_path: Path) -> None:
+    """``sheet-app x.json`` loads the file before any window opens (here: off screen)."""
+    pytest.importorskip("PySide6")
+    fifo = tmp_path / "x.json"
+    os.mkfifo(fifo)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run([sys.executable, "-m", "ui.main", str(fifo), "--screenshot",
+                           str(tmp_path / "shot.png")], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=60, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines() == [f"{fifo}: is a named pipe (FIFO), not a character file"]
+
+
+def _unbuffered(on: bool) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(ROOT)
+    if on:
+        env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("args", [
+    ["export", str(SAMPLES["dnd5e"])],
+    ["export", "--derived", str(SAMPLES["pf2e"])],
+    ["schema"],
+    ["conditions", "--system", "pf2e"],
+    ["roll", str(SAMPLES["dnd5e"]), "initiative", "--seed", "1"],
+    ["validate", str(SAMPLES["d20srd"])],
+    ["new", "--system", "runarcana"],
+    ["--help"],
+    ["--version"],
+], ids=lambda a: "-".join(x for x in a if not x.startswith("/")))
+def test_a_full_disk_on_stdout_is_one_line(args: list[str], unbuffered: bool) -> None:
+    with open("/dev/full", "w") as full:
+        run, _ = _run_quick(args, stdout=full, env=_unbuffered(unbuffered))
+    assert run.code == 2, run
+    assert run.err_lines == ["sheet-app: cannot write to standard output: "
+                             "No space left on device"]
+
+
+def test_ctrl_c_in_process_exits_130_with_one_line(cli: Cli,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import sheet_app.cli as cli_module
+
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module, "load_character", interrupted)
+    run = cli("validate", SAMPLES["pf2e"])
+    assert (run.code, run.out, run.err_lines) == (130, "", ["sheet-app: interrupted"])
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+def test_ctrl_c_while_writing_exits_130_with_one_line(tmp_path: Path) -> None:
+    """The export is stuck writing to a pipe nobody reads (more than a pipe holds) when
+    Ctrl-C comes: one line, status 130, no traceback."""
+    big = tmp_path / "big.json"
+    data = json.loads(SAMPLES["runarcana"].read_text())
+    data["notes"] = "x" * 99_000
+    big.write_text(json.dumps(data))
+    proc = subprocess.Popen([sys.executable, "-m", "sheet_app", "export", str(big)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert proc.stdout is not None
+        assert os.read(proc.stdout.fileno(), 1) == b"{"  # it runs, and the pipe is full
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert text.splitlines() == ["sheet-app: interrupted"] and len(out) < 99_000
+
+
+def test_a_long_statistic_id_is_echoed_short(cli: Cli) -> None:
+    wanted = "x" * 10_000
+    for stat in (wanted, f"damage:{wanted}"):
+        run = cli("roll", SAMPLES["dnd5e"], stat)
+        assert run.code == 2 and len(run.err_lines) == 1
+        assert f"'{stat[:40]}…'" in run.err and "x" * 41 not in run.err
+    run = cli("roll", SAMPLES["dnd5e"], "initiative", "--mode", wanted)
+    assert run.code == 2 and "x" * 40 + "…'" in run.err and "x" * 41 not in run.err
+
+
+def test_a_longer_roll_log_is_a_warning_not_a_silent_cut(cli: Cli, tmp_path: Path) -> None:
+    data = json.loads(SAMPLES["dnd5e"].read_text())
+    data["roll_log"] = [{"time": "2026-11-29T18:40:00+00:00", "statistic": "initiative",
+                         "label": "Initiative", "natural": 10, "total": i} for i in range(250)]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(data))
+    warning = ("warning: roll_log: the file holds 250 rolls and a sheet keeps the newest 200: "
+               "the 50 oldest are left out, and leave the file when it is saved")
+    run = cli("validate", path)
+    assert run.code == 0 and run.err_lines == [warning]
+    out = tmp_path / "out.json"
+    run = cli("export", path, "-o", out)
+    assert run.code == 0 and run.err_lines == [warning]
+    assert [r["total"] for r in json.loads(out.read_text())["roll_log"]] == list(range(50, 250))
+
+
+def test_many_unknown_keys_are_counted_not_each_checked_for_typos(cli: Cli,
+                                                                  tmp_path: Path) -> None:
+    data = json.loads(SAMPLES["pf2e"].read_text())
+    data.update({f"x_key_{i}": i for i in range(5000)})
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps(data))
+    start = time.perf_counter()
+    run = cli("validate", path)
+    assert run.code == 0 and time.perf_counter() - start < 5
+    assert run.err_lines == ["warning: 5,000 unknown keys, kept as is (too many to check for "
+                             "misspellings)"]

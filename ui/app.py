@@ -16,7 +16,7 @@ from sheet_app.model import CharacterBase
 # isort: on
 from PySide6.QtWidgets import QApplication, QWidget
 
-from ui.theme import application_palette
+from ui import theme
 
 
 def application(argv: list[str] | None = None) -> QApplication:
@@ -39,8 +39,12 @@ def application(argv: list[str] | None = None) -> QApplication:
 
 
 def style(app: QApplication) -> None:
-    app.setStyle("Fusion")
-    app.setPalette(application_palette())
+    """Fusion with the theme the player chose (View ▸ Theme; the system's by default),
+    following the desktop's light or dark scheme live while the choice is "system"."""
+    from PySide6.QtCore import QSettings
+
+    theme.apply(app, theme.saved_scheme(QSettings()))
+    theme.follow_system(app)
 
 
 def default_system() -> str:

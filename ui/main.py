@@ -12,12 +12,20 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
 
 HEADLESS = frozenset({
     "new", "validate", "export", "roll", "schema", "conditions", "-h", "--help", "--version",
 })
 EXIT_USAGE = 2
 SCREENSHOT_SIZE = (1280, 800)
+TEST_EDIT_EVERY_MS = "SHEET_APP_TEST_EDIT_EVERY_MS"
+"""For tests only (tests/ui/test_xvfb.py): set to a number of milliseconds, the window types
+one letter onto the character's name that often, as a player typing steadily would, and
+prints ``pid N`` once, then ``edit N NAME`` after each edit, to stdout."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -103,12 +111,48 @@ def run_window(args: list[str]) -> int:
             return EXIT_USAGE
         return 0
     window = MainWindow(character or sample_character(), path)
+    if not window.confirm_read_only():
+        print(f"sheet-app: {options.file} is open in another window; not opened again.",
+              file=sys.stderr)
+        window.detach()
+        return 0
     window.show()
     if problems:
         window.show_problems(f"Could not open {options.file}", problems)
     else:
         window.offer_recovery()
-    return app.exec()
+    every = os.environ.get(TEST_EDIT_EVERY_MS, "")
+    if every.isdigit() and int(every) > 0:
+        _type_steadily(window, int(every))
+    code = app.exec()
+    # Tear the window down now, while Python is whole, not at interpreter exit in no order.
+    window.release_file()
+    window.detach()
+    from PySide6.QtCore import QEvent
+
+    window.deleteLater()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return code
+
+
+def _type_steadily(window: MainWindow, every_ms: int) -> None:
+    """`TEST_EDIT_EVERY_MS`: one letter onto the name every ``every_ms``."""
+    from PySide6.QtCore import QTimer
+
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    count = 0
+
+    def edit() -> None:
+        nonlocal count
+        count += 1
+        name = window.document.character.name + letters[count % len(letters)]
+        window.document.set(("name",), name)
+        print(f"edit {count} {name}", flush=True)
+
+    timer = QTimer(window)
+    timer.timeout.connect(edit)
+    timer.start(every_ms)
+    print(f"pid {os.getpid()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -440,8 +440,10 @@ def damage_record(roll: DamageRoll, damage: Damage, when: datetime) -> RollRecor
     })
 
 
-PROMPT = (f"<span style='color:{PROMPT_COLOR}'>Click the die beside a statistic, press Roll, "
-          "or press Enter in the DC field.</span>")
+def prompt_html() -> str:
+    """What the result area says before a roll (in the active theme's colour)."""
+    return (f"<span style='color:{PROMPT_COLOR}'>Click the die beside a statistic, press "
+            "Roll, or press Enter in the DC field.</span>")
 
 
 def odds_text(stat: Statistic, system: str, dc: int) -> str:
@@ -834,7 +836,7 @@ class RollResultView(QLabel):
 
     def clear_roll(self) -> None:
         """Back to the prompt: no roll shown."""
-        self.setText(PROMPT)
+        self.setText(prompt_html())
         self.setToolTip("")
         self.setAccessibleDescription("No roll yet")
 

@@ -25,6 +25,7 @@ from tests.ui.helpers import OFFSCREEN_NOISE, MakeWindow
 if TYPE_CHECKING:
     from ui.main_window import MainWindow
 
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/ui" in str(item.fspath).replace(os.sep, "/"):
@@ -45,6 +46,9 @@ def no_blocking_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 
     for name in ("question", "warning", "critical", "information", "about"):
         monkeypatch.setattr(QMessageBox, name, unexpected)
+    from ui.main_window import MainWindow
+
+    monkeypatch.setattr(MainWindow, "_ask", unexpected)  # the window's own choice dialogs
 
 
 @pytest.fixture

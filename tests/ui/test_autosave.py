@@ -1,27 +1,66 @@
-"""Unsaved changes survive a crash: a recovery copy follows the edits and is offered back."""
+"""Unsaved changes survive a crash: a recovery copy follows the edits and is offered back.
+
+A "crash" here is a window that stops without cleaning up: its copy stays on disk and its
+instance lock and file lock are let go, as the operating system does for a killed process
+(tests/ui/test_xvfb.py kills a real one)."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QMessageBox, QSpinBox
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from sheet_app import registry
+from sheet_app import io, registry
 from sheet_app.edit import MISSING, Change
 from sheet_app.io import save_character
 from sheet_app.model import CharacterBase
 from tests.ui.helpers import MakeWindow, answer, find, type_into
+from ui import autosave as autosave_module
 from ui import document as document_module
-from ui.autosave import RECOVERY_FORMAT, Autosaver, find_recovery, recovery_file
+from ui.autosave import (
+    IDLE_MS,
+    MAX_WAIT_MS,
+    RECOVERY_FORMAT,
+    Autosaver,
+    find_recoveries,
+    recovery_key,
+)
 from ui.document import CharacterDocument
+from ui.main_window import MainWindow
 
 
 def sample(system: str) -> CharacterBase:
     return registry.get(system).sample()
+
+
+def crash(window: MainWindow) -> Path:
+    """Stop ``window`` the way a killed process stops: its last copy stays; its locks go."""
+    window.autosaver.write_now()
+    copy = window.autosaver.file
+    assert copy.exists()
+    window.release_file()
+    window.detach()
+    return copy
+
+
+def copies(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.json"))
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_asking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's own choice dialogs fail the test unless a test answers them."""
+
+    def unexpected(self: MainWindow, title: str, *args: object, **kwargs: object) -> None:
+        raise AssertionError(f"unexpected dialog: {title}")
+
+    monkeypatch.setattr(MainWindow, "_ask", unexpected)
 
 
 def test_an_edit_is_kept_in_a_recovery_copy_until_saved(
@@ -41,6 +80,33 @@ def test_an_edit_is_kept_in_a_recovery_copy_until_saved(
     assert not copy.exists()
 
 
+def test_the_copy_is_written_promptly_and_never_later_than_the_max_wait(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    assert IDLE_MS <= 1000 and MAX_WAIT_MS <= 5000
+    document = CharacterDocument(sample("pf2e"))
+    saver = Autosaver(document, tmp_path, idle_ms=300, max_wait_ms=900)
+    # steady typing, a letter every 150 ms: the pause the idle timer waits for never comes
+    start = time.monotonic()
+    first_write = None
+    for i in range(16):
+        document.set(("name",), f"Valeros {'x' * (i + 1)}")
+        qtbot.wait(150)
+        if first_write is None and saver.file.exists():
+            first_write = time.monotonic() - start
+            kept = json.loads(saver.file.read_text())["character"]["name"]
+            assert kept.startswith("Valeros x")
+    assert first_write is not None, "steady typing was never kept"
+    assert first_write < 2.0  # ~0.9 s: the max-wait, not the end of the typing (2.4 s)
+
+    # and one edit alone is kept after the short pause
+    document.mark_saved()
+    assert not saver.file.exists()
+    document.set(("name",), "Valeros once")
+    qtbot.waitUntil(saver.file.exists, timeout=2000)
+    assert json.loads(saver.file.read_text())["character"]["name"] == "Valeros once"
+
+
 def test_undoing_every_edit_drops_the_copy(qtbot: QtBot, make_window: MakeWindow) -> None:
     window = make_window("pf2e")
     type_into(qtbot, find(window, QSpinBox, "Dexterity modifier"), "4")
@@ -57,50 +123,183 @@ def test_a_recovery_is_offered_and_restores_the_edits(
     save_character(sample("d20srd"), path)
     crashed = make_window(sample("d20srd"), path)
     type_into(qtbot, find(crashed, QSpinBox, "Constitution score"), "18")
-    crashed.autosaver.write_now()  # then the crash: nothing cleans up
-    assert crashed.autosaver.file.exists()
+    copy = crash(crashed)
     os.utime(path, (1, 1))  # the file is older than the copy
 
     asked = answer(monkeypatch, QMessageBox.StandardButton.Yes)
     window = make_window(sample("d20srd"), path)
+    assert not window.read_only  # the crashed window's lock went with it
     assert window.offer_recovery()
     assert asked == ["Recover unsaved changes"]
     assert window.document.value(("abilities", "con")) == 18
     assert window.isWindowModified()
+    assert copy.exists()  # until the recovered changes are saved (or the sheet replaced)
     window.document.undo_stack.undo()  # recovering is one undoable step
     assert window.document.value(("abilities", "con")) == 16
+    window.document.undo_stack.redo()
+    assert window.save()
+    assert not copy.exists() and not window.autosaver.file.exists()
+    assert json.loads(path.read_text())["abilities"]["con"] == 18
 
 
-def test_declining_a_recovery_deletes_it(
+def test_declining_a_recovery_deletes_it_and_cancel_keeps_it(
     make_window: MakeWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     directory = tmp_path / "recovery"
-    copy = recovery_file(directory, None)
     directory.mkdir()
+    copy = directory / f"{recovery_key(None)}.4242-deadbeef.json"
     data = {"saved_at": "2026-11-29T18:00:00+00:00",
             "character": json.loads(json.dumps(sample("pf2e").dump()))}
     data["character"]["name"] = "Recovered"
     copy.write_text(json.dumps(data))
-    answer(monkeypatch, QMessageBox.StandardButton.No)
     window = make_window("pf2e")
+
+    asked = answer(monkeypatch, QMessageBox.StandardButton.Cancel)  # decide later
+    assert not window.offer_recovery()
+    assert asked and copy.exists()
+
+    answer(monkeypatch, QMessageBox.StandardButton.No)
     assert not window.offer_recovery()
     assert window.document.character.name != "Recovered"
     assert not copy.exists()
 
 
-def test_a_stale_or_broken_copy_is_never_offered(tmp_path: Path) -> None:
+def test_a_broken_copy_is_not_offered_and_not_deleted(tmp_path: Path) -> None:
     path = tmp_path / "sheet.json"
     save_character(sample("runarcana"), path)
-    copy = recovery_file(tmp_path, path)
+    copy = tmp_path / f"{recovery_key(path)}.4242-deadbeef.json"
     copy.write_text("{not json")
-    assert find_recovery(tmp_path, path) is None
+    assert find_recoveries(tmp_path, path) == []
+    assert copy.exists()  # never deleted unseen
+
+
+def test_a_copy_older_than_the_file_is_offered_anyway_with_both_times(
+    qtbot: QtBot, make_window: MakeWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "lux.json"
+    save_character(sample("runarcana"), path)
+    crashed = make_window(sample("runarcana"), path)
+    type_into(qtbot, find(crashed, QSpinBox, "Strength score"), "17")
+    copy = crash(crashed)
+    later = time.time() + 300  # `touch`, a sync tool, or a clock five minutes ahead
+    os.utime(path, (later, later))
+
+    texts: list[str] = []
+
+    def question(_parent: object, title: str, text: str, *args: object) -> object:
+        texts.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    window = make_window(sample("runarcana"), path)
+    assert window.offer_recovery()
+    [text] = texts
+    found = json.loads(copy.read_text())
+    kept_at = found["saved_at"][:19].replace("T", " ")
+    file_at = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(later))
+    assert kept_at in text and file_at in text
+    assert "changed later" in text
+    assert window.document.value(("abilities", "str")) == 17
+
+
+def test_discard_then_cancel_keeps_the_copy(
+    qtbot: QtBot, make_window: MakeWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_window("runarcana")
+    type_into(qtbot, find(window, QSpinBox, "Strength score"), "17")
+    window.autosaver.write_now()
+    copy = window.autosaver.file
+    answer(monkeypatch, QMessageBox.StandardButton.Discard)
+
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("", False))
+    assert not window.new_file()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: ("", ""))
+    assert not window.open_file()
+    assert copy.exists()
+    assert window.document.value(("abilities", "str")) == 17 and window.isWindowModified()
+
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("Pathfinder 2e", True))
+    assert window.new_file()  # now the sheet is really replaced
     assert not copy.exists()
 
-    copy.write_text(json.dumps({"saved_at": "2026-11-29T18:00:00+00:00",
-                                "character": sample("runarcana").dump()}))
-    os.utime(copy, (1, 1))  # saved since the copy was made
-    assert find_recovery(tmp_path, path) is None
-    assert not copy.exists()
+
+def test_closing_without_saving_drops_the_copy(
+    qtbot: QtBot, make_window: MakeWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_window("runarcana")
+    type_into(qtbot, find(window, QSpinBox, "Strength score"), "17")
+    window.autosaver.write_now()
+    answer(monkeypatch, QMessageBox.StandardButton.Cancel)
+    assert not window.close()
+    assert window.autosaver.file.exists()
+    answer(monkeypatch, QMessageBox.StandardButton.Discard)
+    assert window.close()
+    assert not window.autosaver.file.exists()
+
+
+def test_a_file_name_that_is_not_utf8_gets_a_copy(
+    qtbot: QtBot, make_window: MakeWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / os.fsdecode(b"caf\xe9.json")  # "café" written in Latin-1
+    save_character(sample("runarcana"), path)
+    assert os.fsencode(path).endswith(b"caf\xe9.json")
+    crashed = make_window(sample("runarcana"), path)
+    type_into(qtbot, find(crashed, QSpinBox, "Strength score"), "17")
+    crashed.autosaver.write_now()
+    assert not crashed.autosaver.failing
+    assert crashed.autosaver.file.name.isascii()
+    crash(crashed)
+
+    answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    window = make_window(sample("runarcana"), path)
+    assert window.offer_recovery()
+    assert window.document.value(("abilities", "str")) == 17
+    assert window.save()
+    assert json.loads(path.read_bytes())["abilities"]["str"] == 17
+
+
+def test_a_failed_autosave_is_shown_until_one_succeeds(
+    qtbot: QtBot, make_window: MakeWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_window("runarcana")
+    warning = window.autosave_warning
+    assert warning.isHidden()
+
+    real_write = io.write_text_atomic
+    disk_full = True
+
+    def write(path: Path, text: str) -> None:
+        if disk_full:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real_write(path, text)
+
+    monkeypatch.setattr(autosave_module, "write_text_atomic", write)
+    type_into(qtbot, find(window, QSpinBox, "Strength score"), "17")
+    window.autosaver.write_now()
+    assert warning.isVisible()
+    assert "Autosave failed: No space left on device" in warning.text.text()
+    assert warning.icon.pixmap() is not None and not warning.icon.pixmap().isNull()
+    type_into(qtbot, find(window, QSpinBox, "Dexterity score"), "15")
+    window.autosaver.write_now()
+    assert warning.isVisible()  # still failing: still said
+
+    disk_full = False
+    window.autosaver.write_now()
+    assert warning.isHidden()
+    assert window.autosaver.file.exists()
+
+
+def test_an_unwritable_recovery_folder_is_shown(
+    qtbot: QtBot, make_window: MakeWindow, tmp_path: Path
+) -> None:
+    (tmp_path / "recovery").write_text("a file where the folder should be")
+    window = make_window("runarcana")
+    type_into(qtbot, find(window, QSpinBox, "Strength score"), "17")
+    qtbot.waitUntil(window.autosave_warning.isVisible, timeout=5000)
+    assert window.autosave_warning.text.text().startswith("Autosave failed")
+    (tmp_path / "recovery").unlink()
+    window.autosaver.write_now()
+    assert window.autosave_warning.isHidden()
 
 
 def test_opening_a_file_from_the_menu_offers_its_recovery(
@@ -110,7 +309,7 @@ def test_opening_a_file_from_the_menu_offers_its_recovery(
     save_character(sample("pf2e"), path)
     first = make_window(sample("pf2e"), path)
     type_into(qtbot, find(first, QSpinBox, "Dexterity modifier"), "5")
-    first.autosaver.write_now()
+    crash(first)
     os.utime(path, (1, 1))
 
     asked = answer(monkeypatch, QMessageBox.StandardButton.Yes)
@@ -153,7 +352,7 @@ def document(qtbot: QtBot) -> CharacterDocument:
 def test_a_bare_document_s_edits_reach_the_copy_and_saving_drops_it(
     qtbot: QtBot, document: CharacterDocument, tmp_path: Path
 ) -> None:
-    saver = Autosaver(document, tmp_path, delay_ms=10)
+    saver = Autosaver(document, tmp_path, idle_ms=10)
     assert document.set(("name",), "Tordek the Bold")
     qtbot.waitUntil(saver.file.exists, timeout=5000)
     kept = json.loads(saver.file.read_text())
@@ -188,7 +387,7 @@ def test_an_edit_swaps_in_a_new_character_and_undo_swaps_the_old_one_back(
 def test_a_refused_edit_changes_nothing_and_puts_the_widget_back(
     document: CharacterDocument, tmp_path: Path
 ) -> None:
-    saver = Autosaver(document, tmp_path, delay_ms=10)
+    saver = Autosaver(document, tmp_path, idle_ms=10)
     seen = Recorder(document)
     before = document.character
     path = ("hit_points", "level_rolls", 0)
@@ -224,7 +423,7 @@ def test_quick_edits_of_one_field_are_one_step_keeping_the_first_old_value(
 def test_quick_edits_back_to_where_they_started_leave_no_step(
     document: CharacterDocument, tmp_path: Path
 ) -> None:
-    saver = Autosaver(document, tmp_path, delay_ms=10)
+    saver = Autosaver(document, tmp_path, idle_ms=10)
     assert document.set(("abilities", "str"), 1)
     assert document.set(("abilities", "str"), 16)
     assert document.undo_stack.count() == 0

@@ -50,6 +50,7 @@ def test_save_then_open_round_trips(
     assert data["from_the_future"] == {"keep": True}
     assert len(data["roll_log"]) == 1
 
+    assert window.close()  # one window per file: the next one owns it (not read-only)
     other = make_window("runarcana")
     choose_file(monkeypatch, saved)
     other.act_open.trigger()
@@ -187,6 +188,7 @@ def test_title_follows_name_and_recent_menu_opens(
     saved = tmp_path / "lux.json"
     choose_file(monkeypatch, saved)
     window.act_save_as.trigger()
+    assert window.close()  # one window per file
     fresh = make_window("pf2e")
     fresh._fill_recent()
     actions = fresh.recent_menu.actions()
@@ -248,6 +250,7 @@ def test_a_system_registered_at_run_time_opens_with_no_ui_change(
     choose_file(monkeypatch, path)
     window.act_save_as.trigger()
     assert json.loads(path.read_text())["system"] == homebrew.id
+    assert window.close()  # one window per file
     other = make_window("runarcana")
     choose_file(monkeypatch, path)
     other.act_open.trigger()

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from sheet_app import registry
 from sheet_app.model import CharacterBase, Effect, Modifier
 from tests.ui.helpers import MakeWindow, blank
-from ui.roll_panel import PROMPT, RollPanel
+from ui.roll_panel import RollPanel, prompt_html
 
 
 def plain(rich: str) -> str:
@@ -110,18 +110,18 @@ def test_the_result_goes_when_its_roll_leaves_the_log(make_window: MakeWindow) -
     window.selection.select("skill:athletics")
 
     panel.roll()
-    assert panel.result.text() != PROMPT
+    assert panel.result.text() != prompt_html()
     window.act_undo.trigger()  # every roll undone
-    assert panel.result.text() == PROMPT and panel.last is None
+    assert panel.result.text() == prompt_html() and panel.last is None
 
     panel.roll()
     panel.roll()
     window.act_undo.trigger()  # the roll shown is undone; an older one stays in the log
-    assert panel.result.text() == PROMPT
+    assert panel.result.text() == prompt_html()
     window.act_redo.trigger()
     panel.roll()
     panel.clear.click()  # the log emptied
-    assert panel.result.text() == PROMPT
+    assert panel.result.text() == prompt_html()
 
     panel.roll()
     kept = panel.result.text()
@@ -129,17 +129,17 @@ def test_the_result_goes_when_its_roll_leaves_the_log(make_window: MakeWindow) -
     assert panel.result.text() == kept
 
     document.load(registry.get("pf2e").new_character(), None)  # New
-    assert panel.result.text() == PROMPT and panel.last is None
+    assert panel.result.text() == prompt_html() and panel.last is None
 
     window.selection.select("skill:athletics")
     panel.roll()
     document.load(registry.get("runarcana").sample(), None)  # Open, another system
-    assert panel.result.text() == PROMPT
+    assert panel.result.text() == prompt_html()
 
     window.selection.select("skill:athletics")
     panel.roll()
     document.replace(registry.get("pf2e").sample(), "Import")  # Import
-    assert panel.result.text() == PROMPT
+    assert panel.result.text() == prompt_html()
 
 
 def test_an_undone_damage_roll_shows_its_attack_again(make_window: MakeWindow) -> None:
@@ -158,7 +158,7 @@ def test_an_undone_damage_roll_shows_its_attack_again(make_window: MakeWindow) -
     assert panel.last is attack
     assert panel.last_damage is None
     window.act_undo.trigger()  # the attack undone too
-    assert panel.result.text() == PROMPT
+    assert panel.result.text() == prompt_html()
     assert not panel.attack_actions.isVisible()
 
 
