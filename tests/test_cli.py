@@ -579,7 +579,7 @@ def test_ctrl_c_while_writing_exits_130_with_one_line(tmp_path: Path) -> None:
         proc.kill()
     text = err.decode()
     assert proc.returncode == 130, text
-    assert text.splitlines() == ["sheet-app: interrupted"] and len(out) < 99_000
+    assert text.splitlines() == ["sheet-app: interrupted"] and out.startswith(b"\n")
 
 
 def test_a_long_statistic_id_is_echoed_short(cli: Cli) -> None:
