@@ -10,8 +10,9 @@ or under pytest-benchmark (the default pytest options ignore this folder)::
     .venv/bin/python -m pytest -p benchmark tests/benchmarks/bench_derive.py \\
         -o addopts="" -o python_files="bench_*.py"
 
-Targets: a typical sheet under 1 ms, a heavy one (the most the format allows: 100 effects × 5 modifiers, 300 items) under
-16 ms (one frame at 60 Hz), and cost growing linearly with the number of modifiers.
+Targets: a typical sheet under 1 ms, a heavy one (the most the format allows: 100 effects ×
+5 modifiers, 300 items) under 16 ms (one frame at 60 Hz), and cost growing linearly with the
+number of modifiers.
 """
 
 from __future__ import annotations

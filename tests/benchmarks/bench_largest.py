@@ -7,7 +7,6 @@ modifier with several targets. Prints medians of a few runs.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import statistics
@@ -22,7 +21,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from sheet_app import registry
 from sheet_app.io import dumps, load_character
-from sheet_app.model import CharacterBase, Effect, Modifier
+from sheet_app.model import CharacterBase, Effect
 from tests.helpers import TARGETS
 
 RUNS = 5
