@@ -82,9 +82,10 @@ def run_window(args: list[str]) -> int:
     character = None
     path = Path(options.file) if options.file else None
     problems: list[tuple[str, str]] = []
+    notes: list[tuple[str, str]] = []
     if path is not None:
         try:
-            character = load_character(path)
+            character = load_character(path, notes=notes)
         except LoadError as exc:
             problems = exc.problems
             for problem in problems:
@@ -120,6 +121,8 @@ def run_window(args: list[str]) -> int:
     if problems:
         window.show_problems(f"Could not open {options.file}", problems)
     else:
+        if notes:  # loaded differently from the file: say so
+            window.statusBar().showMessage("; ".join(format_problem(n) for n in notes), 15000)
         window.offer_recovery()
     every = os.environ.get(TEST_EDIT_EVERY_MS, "")
     if every.isdigit() and int(every) > 0:

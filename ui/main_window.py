@@ -582,11 +582,15 @@ class MainWindow(QMainWindow):
         return None if character is None else (file, character)
 
     def _load(self, path: Path, verb: str) -> CharacterBase | None:
+        notes: list[tuple[str, str]] = []
         try:
-            return load_character(path)
+            character = load_character(path, notes=notes)
         except LoadError as exc:
             self.show_problems(f"{verb} {path.name}", exc.problems)
             return None
+        if notes:  # loaded differently from the file (a roll log beyond the limit): say so
+            self.statusBar().showMessage("; ".join(format_problem(n) for n in notes), 15000)
+        return character
 
     def show_problems(self, title: str, problems: list[tuple[str, str]]) -> None:
         """One line per problem, ``path: message``; the sheet stays as it was."""
