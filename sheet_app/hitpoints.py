@@ -423,6 +423,11 @@ def death_save(character: CharacterBase, rng: random.Random) -> HpChange:
                    outcome=outcome)
 
 
+def recovery_dc(character: CharacterBase) -> int:
+    """The DC of a pf2e recovery check now: 10 + the dying value."""
+    return 10 + max(_read(character).dying, 0)
+
+
 def recovery_check(character: CharacterBase, rng: random.Random) -> HpChange:
     """pf2e recovery check: a flat check against DC 10 + dying. Critical success: dying −2;
     success: −1; failure: +1; critical failure: +2. Reaching 0 ends dying (wounded +1);
@@ -432,7 +437,7 @@ def recovery_check(character: CharacterBase, rng: random.Random) -> HpChange:
     if not needs_recovery_check(character):
         raise ValueError(f"no recovery check needed ({state_words(character)})")
     old = _read(character)
-    dc = 10 + old.dying
+    dc = recovery_dc(character)
     die = _d20(rng)
     outcome = degree_of_success(die, dc, die)
     step = {"critical_success": -2, "success": -1, "failure": 1, "critical_failure": 2}[outcome]

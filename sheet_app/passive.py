@@ -89,3 +89,8 @@ def _left_out(line: ModifierLine, fleeting: Collection[str]) -> str | None:
     if line.source is not None and line.source in fleeting:
         return FLEETING_REASON
     return None
+
+
+def passive_base(stat: Statistic, fleeting_sources: Collection[str] = frozenset()) -> int:
+    """A passive before any roll mode's shift: 10 + `passive_total`."""
+    return 10 + passive_total(stat, fleeting_sources)

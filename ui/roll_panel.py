@@ -59,7 +59,6 @@ from sheet_app.checks import (
     REQUESTED,
     ModeError,
     format_chance,
-    is_success,
     modes_for,
     natural_step,
     outcomes_for,
@@ -67,10 +66,13 @@ from sheet_app.checks import (
 from sheet_app.damage import DamageRoll, roll_damage
 from sheet_app.derived import Damage, Derived, ModifierLine, Statistic
 from sheet_app.rolls import (
+    AttackVerdict,
     CheckRoll,
     NotRollableError,
     RollRecord,
     append_record,
+    attack_verdict,
+    follow_up_statistic,
     format_log,
     format_record,
     roll_edit,
@@ -460,79 +462,9 @@ def odds_text(stat: Statistic, system: str, dc: int) -> str:
 
 # --- weapon attacks ------------------------------------------------------------------------
 
-FOLLOW_UP_TYPE = "multiple_attack"
-"""The breakdown type of a later attack's penalty (read "Multiple attack")."""
-
-
-def follow_up_statistic(stat: Statistic, follow_up: int) -> Statistic:
-    """``stat`` rolled as its ``follow_up``-th later attack of the turn (1 = the first of
-    ``stat.follow_ups``): the penalty is one more breakdown line (``2nd Strike −5``) and in
-    the total, and the label says which attack it is (``Longsword, 2nd Strike``). 0, or a
-    later attack the statistic no longer has, is ``stat`` itself."""
-    if not 0 < follow_up <= len(stat.follow_ups):
-        return stat
-    name, penalty = stat.follow_ups[follow_up - 1]
-    line = ModifierLine(name, FOLLOW_UP_TYPE, penalty)
-    return replace(stat, label=f"{stat.label}, {name}", total=stat.total + penalty,
-                   modifiers=(*stat.modifiers, line))
-
-
 def damage_id(stat_id: str) -> str:
     """``attack:longsword`` → ``damage:longsword``: the damage that goes with an attack."""
     return "damage:" + stat_id.partition(":")[2]
-
-
-@dataclass(frozen=True, slots=True)
-class AttackVerdict:
-    """What an attack roll means for a critical hit, and what the panel offers next."""
-
-    note: str
-    """"Critical threat", "Critical hit", "Critical hit confirmed"…; empty for none."""
-    confirm: bool = False
-    """Offer *Confirm*: a threat the system wants confirmed and not yet confirmed."""
-    critical: bool | None = False
-    """Whether the damage is critical; ``None`` when the panel can't tell (no DC)."""
-    good: bool = True
-    """Whether the note is good news (coloured as a success)."""
-
-
-def attack_verdict(
-    result: CheckRoll, stat: Statistic, four_degrees: bool,
-    confirmation: CheckRoll | None = None,
-) -> AttackVerdict:
-    """The critical-hit reading of an attack ``result`` of ``stat``.
-
-    Where a threat must be confirmed (``stat.confirm``), a natural roll of ``stat.threat`` or
-    more that hits (a natural 20 always does) threatens, and ``confirmation``, rolled against
-    the same DC, confirms it if it hits. Otherwise: with degrees of success a critical success
-    is a critical hit; without them a natural roll in the threat range is one."""
-    threat = stat.threat if stat.threat is not None else 21
-    natural = result.natural
-    if stat.confirm:
-        hits = result.outcome is None or is_success(result.outcome) or natural == 20
-        if natural < threat or not hits:
-            return AttackVerdict("")
-        if confirmation is None:
-            return AttackVerdict(f"Critical threat (natural {natural}): confirm it",
-                                 confirm=True, critical=False)
-        rolled = (f"{confirmation.natural} {signed(confirmation.total_modifier)} = "
-                  f"{confirmation.total}")
-        if confirmation.outcome is None:
-            return AttackVerdict(f"Confirmation {rolled}: a critical hit if that hits",
-                                 critical=None)
-        if is_success(confirmation.outcome) or confirmation.natural == 20:
-            return AttackVerdict(f"Critical hit confirmed: {rolled}", critical=True)
-        return AttackVerdict(f"Critical hit not confirmed: {rolled}", critical=False,
-                             good=False)
-    if four_degrees:
-        if result.outcome is None:  # no DC: the player judges
-            return AttackVerdict("", critical=None)
-        if result.outcome == "critical_success":
-            return AttackVerdict("Critical hit", critical=True)
-        return AttackVerdict("")
-    if natural >= threat:
-        return AttackVerdict(f"Critical hit (natural {natural})", critical=True)
-    return AttackVerdict("")
 
 
 def _column_box(*, spacing: int | None = None) -> QVBoxLayout:

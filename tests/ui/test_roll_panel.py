@@ -15,7 +15,14 @@ from sheet_app.checks import ResolvedMode, outcomes_for
 from sheet_app.derived import Outcome, Statistic
 from sheet_app.model import CharacterBase, Effect, Modifier
 from sheet_app.records import RollRecord
-from sheet_app.rolls import CheckRoll, format_log, roll_statistic
+from sheet_app.rolls import (
+    AttackVerdict,
+    CheckRoll,
+    attack_verdict,
+    follow_up_statistic,
+    format_log,
+    roll_statistic,
+)
 from sheet_app.systems.pf2e.model import Pf2eCharacter
 from tests.ui.helpers import (
     MakeWindow,
@@ -30,7 +37,6 @@ from tests.ui.helpers import (
 from ui.roll_panel import (
     OUTCOME_SHORT,
     AttackActions,
-    AttackVerdict,
     BreakdownList,
     DcRow,
     RollButtons,
@@ -38,8 +44,6 @@ from ui.roll_panel import (
     RollPanel,
     RollResultView,
     StatHeader,
-    attack_verdict,
-    follow_up_statistic,
     log_records,
 )
 from ui.widgets import roll_menu

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from sheet_app import registry
 from sheet_app.damage import roll_damage
 from sheet_app.derived import Statistic
-from sheet_app.rolls import CheckRoll, format_log, roll_statistic
+from sheet_app.rolls import CheckRoll, follow_up_statistic, format_log, roll_statistic
 from sheet_app.rules.weapons import weapon_ids
 from tests.ui.helpers import (
     OFFSCREEN_NOISE,
@@ -29,7 +29,7 @@ from tests.ui.helpers import (
 )
 from ui.format import damage_text, signed
 from ui.main_window import MainWindow
-from ui.roll_panel import follow_up_statistic, log_records
+from ui.roll_panel import log_records
 from ui.sections.weapons import WeaponEditor, WeaponsPanel
 
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from sheet_app.derived import HitPoints, Speed, Statistic
 from sheet_app.edit import Path as ModelPath
-from sheet_app.passive import fleeting_sources, passive_lines, passive_total
+from sheet_app.passive import fleeting_sources, passive_base, passive_lines
 from sheet_app.sheetspec import (
     Control,
     Number,
@@ -255,7 +255,7 @@ class PassiveRow(QWidget):
             if stat is None or value is None:
                 return head
             fleeting = fleeting_sources(document.character)
-            base = 10 + passive_total(stat, fleeting)
+            base = passive_base(stat, fleeting)
             if value != base:
                 head += f" {signed(value - base)} ({stat.roll_mode})"
             lines = passive_lines(stat, fleeting)

@@ -403,8 +403,8 @@ class DyingBox(QWidget):
         self.doomed_caption.setToolTip(tip)
         needed = hitpoints.needs_recovery_check(character)
         self.roll.setEnabled(needed)
-        dying = int(getattr(getattr(character, "hit_points"), "dying", 0) or 0)  # noqa: B009
-        dc = 10 + max(dying, 0)
+        dc = hitpoints.recovery_dc(character)
+        dying = dc - 10
         text = f"DC {dc}" if needed else "Recovery"  # the DC while it can be rolled
         if self.roll.text() != text:
             self.roll.setText(text)
